@@ -1,0 +1,50 @@
+// swift-tools-version: 6.0
+//
+// SwiftWebImage: the root package. It has NO package dependencies (a hard constraint of the
+// project). System C libraries (zlib, libjpeg-turbo, libpng) come in through system-library
+// targets; anything else lives in a plug-in package under Plugins/<Name>/.
+import PackageDescription
+
+/// Swift 6 language mode (the tools version's default) with complete strict concurrency.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "SwiftWebImage",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "SwiftWebImage", targets: ["SwiftWebImage"]),
+        .library(name: "WebImageCore", targets: ["WebImageCore"]),
+        .library(name: "WebImageCoders", targets: ["WebImageCoders"]),
+        .library(name: "WebImageCaches", targets: ["WebImageCaches"]),
+        .library(name: "WebImageLoaders", targets: ["WebImageLoaders"]),
+        .library(name: "WebImageTransformers", targets: ["WebImageTransformers"]),
+        // Mocks and contract suites, public so that plug-in packages can run the same contracts.
+        .library(name: "WebImageTestSupport", targets: ["TestSupport"]),
+        .executable(name: "webimage", targets: ["webimage"]),
+    ],
+    targets: [
+        .target(name: "WebImageCore", path: "Sources/Core", swiftSettings: strictSettings),
+        .target(name: "WebImageCoders", dependencies: ["WebImageCore"], path: "Sources/Coders", swiftSettings: strictSettings),
+        .target(name: "WebImageCaches", dependencies: ["WebImageCore"], path: "Sources/Caches", swiftSettings: strictSettings),
+        .target(name: "WebImageLoaders", dependencies: ["WebImageCore"], path: "Sources/Loaders", swiftSettings: strictSettings),
+        .target(name: "WebImageTransformers", dependencies: ["WebImageCore"], path: "Sources/Transformers", swiftSettings: strictSettings),
+        .target(
+            name: "SwiftWebImage",
+            dependencies: ["WebImageCore", "WebImageCoders", "WebImageCaches", "WebImageLoaders", "WebImageTransformers"],
+            path: "Sources/SwiftWebImage",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(name: "webimage", dependencies: ["SwiftWebImage"], path: "Sources/CLI", swiftSettings: strictSettings),
+        .target(name: "TestSupport", dependencies: ["WebImageCore"], path: "Sources/TestSupport", swiftSettings: strictSettings),
+
+        .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "WebImageCodersTests", dependencies: ["WebImageCoders", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "WebImageCachesTests", dependencies: ["WebImageCaches", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "WebImageLoadersTests", dependencies: ["WebImageLoaders", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "WebImageTransformersTests", dependencies: ["WebImageTransformers", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "SwiftWebImageTests", dependencies: ["SwiftWebImage", "TestSupport"], swiftSettings: strictSettings),
+    ]
+)

@@ -1,0 +1,54 @@
+public import Foundation
+
+/// Stores and finds images and their data by key (SDWebImage's `SDImageCache` protocol).
+///
+/// Swap in any cache (Redis, SQLite, a custom one) by giving it to the manager, to a
+/// ``CachesManager``, or to one request with ``WebImageContext/imageCache``.
+///
+/// Every method may be called from any thread and concurrently. A cache never fails a load:
+/// a read problem is a miss; a write problem is thrown from `store` for the caller to log.
+/// Methods honour Swift task cancellation where they can.
+public protocol ImageCache: Sendable {
+    /// Looks up `key` in the tiers `cacheType` names.
+    /// - Returns: The hit (image and/or data, and the tier it came from), or `nil` on a miss.
+    func queryImage(forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) async -> ImageCacheResult?
+    /// Stores `image` and/or `data` under `key` in the tiers `cacheType` names. With `data`
+    /// `nil` the cache may encode the image itself.
+    /// - Throws: ``WebImageError`` with ``WebImageError/Code/cacheFailure`` if nothing could be stored.
+    func store(_ image: WebImage?, data: Data?, forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) async throws
+    /// Removes `key` from the tiers `cacheType` names.
+    func removeImage(forKey key: String, cacheType: ImageCacheType) async
+    /// Which of the tiers `cacheType` names hold `key`: `.none` if none does; `.all` if
+    /// memory and disk both do.
+    func containsImage(forKey key: String, cacheType: ImageCacheType) async -> ImageCacheType
+    /// Removes everything from the tiers `cacheType` names.
+    func clear(cacheType: ImageCacheType) async
+}
+
+extension ImageCache {
+    /// Looks up `key` in every tier with no options.
+    public func queryImage(forKey key: String, cacheType: ImageCacheType = .all) async -> ImageCacheResult? {
+        await queryImage(forKey: key, options: [], context: WebImageContext(), cacheType: cacheType)
+    }
+
+    /// Stores in every tier with no options.
+    public func store(_ image: WebImage?, data: Data? = nil, forKey key: String, cacheType: ImageCacheType = .all) async throws {
+        try await store(image, data: data, forKey: key, options: [], context: WebImageContext(), cacheType: cacheType)
+    }
+}
+
+/// A cache hit.
+public struct ImageCacheResult: Sendable {
+    /// The decoded image, or `nil` when only data was asked for (`avoidDecodeImage`).
+    public var image: WebImage?
+    /// The encoded data, when the tier has it or `queryMemoryData` asked for it.
+    public var data: Data?
+    /// The tier the hit came from (`.memory` or `.disk`; custom caches say what fits best).
+    public var cacheType: ImageCacheType
+
+    public init(image: WebImage?, data: Data? = nil, cacheType: ImageCacheType) {
+        self.image = image
+        self.data = data
+        self.cacheType = cacheType
+    }
+}

@@ -1,0 +1,97 @@
+/// How a coder decodes (SDWebImage's `SDImageCoderOptions` for decoding).
+public struct ImageDecodeOptions: Sendable {
+    /// The default pixel limit: 256 megapixels (1 GiB of RGBA8). Coders check it against the
+    /// header before they allocate pixels.
+    public static let defaultMaxPixelCount = 1 << 28
+
+    /// The scale factor given to the image (>= 1; default 1).
+    public var scaleFactor: Double = 1
+    /// Decode a thumbnail no larger than this (`nil` or zero: full size). Also for animations.
+    public var thumbnailPixelSize: PixelSize?
+    /// Whether a thumbnail keeps the aspect ratio (default `true`); if `false` it is exactly
+    /// ``thumbnailPixelSize``.
+    public var preserveAspectRatio = true
+    /// Decode only the first frame of an animation.
+    public var firstFrameOnly = false
+    /// A byte budget for the decoded image: larger images are decoded smaller so that every
+    /// frame fits `sqrt(limit / frames / 4)` per side, keeping the aspect ratio, at least 1x1
+    /// (SDWebImage's `scaleDownLimitBytes`). `nil`: no limit.
+    public var scaleDownLimitBytes: Int?
+    /// A hint from the URL or file name (`"png"`), for coders that cannot sniff.
+    public var fileExtensionHint: String?
+    /// Apply the EXIF orientation to the pixels (default `true`); `false` keeps the raw pixels.
+    public var applyOrientation = true
+    /// Refuse images with more pixels than this (header-checked, before any allocation).
+    public var maxPixelCount = ImageDecodeOptions.defaultMaxPixelCount
+    /// Decode every frame up front instead of lazily (the `preloadAllFrames` option).
+    public var preloadAllFrames = false
+    /// The request's context, for coders that read keys of their own.
+    public var context = WebImageContext()
+
+    public init() {}
+
+    /// The options for one request: decode options from its context (the `imageDecodeOptions`
+    /// key first, then the individual keys laid over them), the request's flags, and the scale
+    /// factor from the cache key (`@2x.` gives 2, `@3x.` gives 3) unless the context sets one.
+    ///
+    /// Precedence: individual context keys > `imageDecodeOptions` > derived from the key > defaults.
+    public init(options: WebImageOptions, context: WebImageContext, cacheKey: String? = nil) {
+        self = context.imageDecodeOptions ?? ImageDecodeOptions()
+        self.context = context
+        if let scale = context.imageScaleFactor {
+            scaleFactor = max(1, scale)
+        } else if context.imageDecodeOptions == nil, let key = cacheKey ?? context.imageCacheKey {
+            scaleFactor = Self.scaleFactor(fromKey: key)
+        }
+        if let size = context.imageThumbnailPixelSize { thumbnailPixelSize = size }
+        if let preserve = context.imagePreserveAspectRatio { preserveAspectRatio = preserve }
+        if options.contains(.decodeFirstFrameOnly) { firstFrameOnly = true }
+        if options.contains(.preloadAllFrames) { preloadAllFrames = true }
+        if options.contains(.scaleDownLargeImages) {
+            scaleDownLimitBytes = context.imageScaleDownLimitBytes ?? scaleDownLimitBytes ?? Self.defaultScaleDownLimitBytes
+        }
+    }
+
+    /// The byte budget used with `scaleDownLargeImages` when the context sets none: 60 MB, as
+    /// SDWebImage on iOS.
+    public static let defaultScaleDownLimitBytes = 60 * 1024 * 1024
+
+    /// The scale factor a key or file name implies: `"@2x."` gives 2, `"@3x."` gives 3, else 1.
+    public static func scaleFactor(fromKey key: String) -> Double {
+        for scale in [3, 2] where key.contains("@\(scale)x.") { return Double(scale) }
+        return 1
+    }
+
+    /// The size to decode at for a source of `pixelSize` under ``thumbnailPixelSize`` and
+    /// ``scaleDownLimitBytes``, for `frameCount` frames. Returns `pixelSize` when no option
+    /// asks for smaller; never returns larger than the source, never less than 1x1.
+    public func targetPixelSize(for pixelSize: PixelSize, frameCount: Int = 1) -> PixelSize {
+        guard !pixelSize.isEmpty else { return pixelSize }
+        var target = pixelSize
+        if let thumbnail = thumbnailPixelSize, !thumbnail.isEmpty,
+           thumbnail.width < pixelSize.width || thumbnail.height < pixelSize.height {
+            if preserveAspectRatio {
+                let ratio = min(Double(thumbnail.width) / Double(pixelSize.width), Double(thumbnail.height) / Double(pixelSize.height))
+                target = Self.scaled(pixelSize, by: ratio)
+            } else {
+                target = PixelSize(width: min(thumbnail.width, pixelSize.width), height: min(thumbnail.height, pixelSize.height))
+            }
+        }
+        if let limit = scaleDownLimitBytes, limit > 0 {
+            let frames = Double(max(1, frameCount))
+            let pixelBudget = Double(limit) / frames / 4
+            let current = Double(target.width) * Double(target.height)
+            if current > pixelBudget {
+                target = Self.scaled(target, by: (pixelBudget / current).squareRoot())
+            }
+        }
+        return target
+    }
+
+    private static func scaled(_ size: PixelSize, by ratio: Double) -> PixelSize {
+        PixelSize(
+            width: max(1, min(size.width, Int((Double(size.width) * ratio).rounded(.down)))),
+            height: max(1, min(size.height, Int((Double(size.height) * ratio).rounded(.down))))
+        )
+    }
+}

@@ -1,0 +1,39 @@
+/// Rewrites a loaded image: resize, crop, round corners, ... (SDWebImage's `SDImageTransformer`).
+///
+/// The ``transformerKey`` becomes part of the cache key, so the transformed image is cached
+/// under its own key: the same parameters must always give the same key, and different
+/// parameters different keys.
+///
+/// Transformers run off the caller's thread, from any thread, concurrently.
+public protocol ImageTransformer: Sendable {
+    /// A stable string that names this transformer and its parameters.
+    var transformerKey: String { get }
+    /// Transforms `image`, loaded for cache key `key`.
+    /// - Throws: ``WebImageError`` with ``WebImageError/Code/transformFailed``.
+    func transform(_ image: WebImage, forKey key: String) throws -> WebImage
+}
+
+/// A transformer made of a key and a closure.
+public struct ClosureImageTransformer: ImageTransformer {
+    public let transformerKey: String
+    private let body: @Sendable (WebImage, String) throws -> WebImage
+
+    /// - Parameters:
+    ///   - key: The transformer key; must change when what the closure does changes.
+    ///   - body: The transformation: image and cache key in, image out.
+    public init(key: String, _ body: @escaping @Sendable (WebImage, String) throws -> WebImage) {
+        self.transformerKey = key
+        self.body = body
+    }
+
+    public func transform(_ image: WebImage, forKey key: String) throws -> WebImage {
+        try body(image, key)
+    }
+}
+
+extension ImageTransformer where Self == ClosureImageTransformer {
+    /// A transformer from a key and a closure: `.closure(key: "invert") { image, _ in ... }`.
+    public static func closure(key: String, _ body: @escaping @Sendable (WebImage, String) throws -> WebImage) -> ClosureImageTransformer {
+        ClosureImageTransformer(key: key, body)
+    }
+}

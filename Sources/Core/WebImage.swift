@@ -1,0 +1,155 @@
+public import Foundation
+
+/// A decoded image: what caches count, transformers rewrite and targets show
+/// (SDWebImage's `UIImage` with its `sd_` properties).
+///
+/// A `WebImage` holds one or more frames. Frames are either held eagerly (a still image, or
+/// an animation decoded whole) or come lazily from an ``AnimatedImage`` so that a 500-frame GIF
+/// never sits in memory whole. Either way ``bitmap`` (the first frame) is always at hand.
+///
+/// It is a value type (`Sendable`); copies share pixel storage until one is changed.
+public struct WebImage: Sendable {
+    /// How the frames are held.
+    public enum Storage: Sendable {
+        /// Every frame decoded and held (a still image has exactly one).
+        case frames([ImageFrame])
+        /// Frames decoded on demand through an animated coder.
+        case animated(AnimatedImage)
+    }
+
+    /// How the frames are held.
+    public private(set) var storage: Storage
+    /// The scale factor: pixels per point (>= 1; `@2x` images have 2).
+    public var scale: Double
+    /// The format the image was decoded from (``ImageFormat/undefined`` if it was made in memory).
+    public var format: ImageFormat
+    /// How the image was made.
+    public var metadata: ImageMetadata
+    /// How many times an animation plays: 0 = forever, `nil` = the file states none.
+    public var loopCount: Int?
+    /// Arbitrary data a cache stores and restores with the image (SDWebImage's `sd_extendedObject`).
+    public var extendedData: Data?
+
+    /// A still image.
+    public init(bitmap: Bitmap, scale: Double = 1, format: ImageFormat = .undefined, metadata: ImageMetadata = .decoded) {
+        self.storage = .frames([ImageFrame(bitmap: bitmap)])
+        self.scale = max(1, scale)
+        self.format = format
+        self.metadata = metadata
+        self.loopCount = nil
+    }
+
+    /// An image from decoded frames.
+    /// - Throws: ``WebImageError/Code/invalidArgument`` if `frames` is empty or the frames'
+    ///   sizes differ.
+    public init(frames: [ImageFrame], loopCount: Int? = 0, scale: Double = 1, format: ImageFormat = .undefined, metadata: ImageMetadata = .decoded) throws {
+        guard let first = frames.first else {
+            throw WebImageError(.invalidArgument, "an image needs at least one frame")
+        }
+        if let odd = frames.firstIndex(where: { $0.bitmap.size != first.bitmap.size }) {
+            throw WebImageError(.invalidArgument, "frame \(odd) is \(frames[odd].bitmap.size), frame 0 is \(first.bitmap.size)")
+        }
+        self.storage = .frames(frames)
+        self.scale = max(1, scale)
+        self.format = format
+        self.metadata = metadata
+        self.loopCount = frames.count > 1 ? loopCount : nil
+    }
+
+    /// An image whose frames come lazily from `animatedImage`.
+    public init(animatedImage: AnimatedImage, scale: Double = 1, metadata: ImageMetadata = .decoded) {
+        self.storage = .animated(animatedImage)
+        self.scale = max(1, scale)
+        self.format = animatedImage.provider.format
+        self.metadata = metadata
+        self.loopCount = animatedImage.loopCount
+    }
+
+    /// The first frame's pixels (the poster of an animation).
+    public var bitmap: Bitmap {
+        switch storage {
+        case .frames(let frames): frames[0].bitmap
+        case .animated(let animated): animated.posterFrame
+        }
+    }
+
+    /// The size in pixels.
+    public var pixelSize: PixelSize { bitmap.size }
+
+    /// The size in points: pixels divided by ``scale``.
+    public var pointSize: (width: Double, height: Double) {
+        (Double(pixelSize.width) / scale, Double(pixelSize.height) / scale)
+    }
+
+    /// The number of frames (1 for a still image).
+    public var frameCount: Int {
+        switch storage {
+        case .frames(let frames): frames.count
+        case .animated(let animated): animated.frameCount
+        }
+    }
+
+    /// Whether the image has more than one frame.
+    public var isAnimated: Bool { frameCount > 1 }
+
+    /// Whether frames come lazily from an ``AnimatedImage``.
+    public var isLazilyAnimated: Bool {
+        if case .animated = storage { return true }
+        return false
+    }
+
+    /// Whether the source has an alpha channel.
+    public var hasAlpha: Bool { bitmap.hasAlpha }
+
+    /// The frame at `index`.
+    /// - Throws: ``WebImageError/Code/invalidArgument`` for an index out of range, or the
+    ///   animated provider's decoding error.
+    public func frame(at index: Int) throws -> ImageFrame {
+        switch storage {
+        case .frames(let frames):
+            guard index >= 0, index < frames.count else {
+                throw WebImageError(.invalidArgument, "frame index \(index) is outside 0..<\(frames.count)")
+            }
+            return frames[index]
+        case .animated(let animated):
+            let bitmap = try animated.frame(at: index)
+            return ImageFrame(bitmap: bitmap, duration: animated.durations[index])
+        }
+    }
+
+    /// The duration of every frame, in seconds.
+    public var frameDurations: [Double] {
+        switch storage {
+        case .frames(let frames): frames.map(\.duration)
+        case .animated(let animated): animated.durations
+        }
+    }
+
+    /// Every frame, decoded now if they are lazy.
+    /// - Throws: The animated provider's decoding error.
+    public func allFrames() throws -> [ImageFrame] {
+        switch storage {
+        case .frames(let frames): return frames
+        case .animated: return try (0..<frameCount).map { try frame(at: $0) }
+        }
+    }
+
+    /// A still image of the first frame, with the same scale, format and metadata.
+    public var firstFrameOnly: WebImage {
+        guard isAnimated else { return self }
+        var still = WebImage(bitmap: bitmap, scale: scale, format: format, metadata: metadata)
+        still.extendedData = extendedData
+        return still
+    }
+
+    /// The memory the image holds now, in bytes: every held frame's pixels (for a lazy
+    /// animation, the frames currently buffered plus the encoded data). Caches use it as cost.
+    public var memoryCost: Int {
+        switch storage {
+        case .frames(let frames):
+            return frames.reduce(0) { $0 + $1.bitmap.byteCount }
+        case .animated(let animated):
+            return animated.bufferedBytes + animated.provider.animatedImageData.count
+        }
+    }
+}

@@ -1,0 +1,166 @@
+/// The built-in context keys, one per entry of SDWebImage's `SDWebImageContextOption` list
+/// that makes sense off Apple platforms. Use the typed properties on ``WebImageContext``.
+public enum WebImageContextKeys {
+    public enum ImageCache: WebImageContextKey { public typealias Value = any WebImageCore.ImageCache }
+    public enum ImageLoader: WebImageContextKey { public typealias Value = any WebImageCore.ImageLoader }
+    public enum ImageCoder: WebImageContextKey { public typealias Value = any WebImageCore.ImageCoder }
+    public enum ImageTransformer: WebImageContextKey { public typealias Value = any WebImageCore.ImageTransformer }
+    public enum CacheKeyFilter: WebImageContextKey { public typealias Value = any WebImageCore.CacheKeyFilter }
+    public enum CacheSerializer: WebImageContextKey { public typealias Value = any WebImageCore.CacheSerializer }
+    public enum QueryCacheType: WebImageContextKey { public typealias Value = ImageCacheType }
+    public enum StoreCacheType: WebImageContextKey { public typealias Value = ImageCacheType }
+    public enum OriginalQueryCacheType: WebImageContextKey { public typealias Value = ImageCacheType }
+    public enum OriginalStoreCacheType: WebImageContextKey { public typealias Value = ImageCacheType }
+    public enum OriginalImageCache: WebImageContextKey { public typealias Value = any WebImageCore.ImageCache }
+    public enum ImageScaleFactor: WebImageContextKey { public typealias Value = Double }
+    public enum ImageThumbnailPixelSize: WebImageContextKey { public typealias Value = PixelSize }
+    public enum ImagePreserveAspectRatio: WebImageContextKey { public typealias Value = Bool }
+    public enum ImageScaleDownLimitBytes: WebImageContextKey { public typealias Value = Int }
+    public enum ImageForceDecodePolicy: WebImageContextKey { public typealias Value = WebImageCore.ImageForceDecodePolicy }
+    public enum ImageDecodeOptions: WebImageContextKey { public typealias Value = WebImageCore.ImageDecodeOptions }
+    public enum ImageEncodeOptions: WebImageContextKey { public typealias Value = WebImageCore.ImageEncodeOptions }
+    public enum DownloadRequestModifier: WebImageContextKey { public typealias Value = any WebImageCore.RequestModifier }
+    public enum DownloadResponseModifier: WebImageContextKey { public typealias Value = any WebImageCore.ResponseModifier }
+    public enum DownloadDecryptor: WebImageContextKey { public typealias Value = any WebImageCore.Decryptor }
+    public enum OptionsProcessor: WebImageContextKey { public typealias Value = any WebImageCore.OptionsProcessor }
+    public enum CallbackQueue: WebImageContextKey { public typealias Value = WebImageCore.CallbackQueue }
+    public enum SetImageOperationKey: WebImageContextKey { public typealias Value = String }
+    public enum LoaderCachedImage: WebImageContextKey { public typealias Value = WebImage }
+    public enum ImageCacheKey: WebImageContextKey { public typealias Value = String }
+}
+
+extension WebImageContext {
+    /// The cache for this request instead of the manager's (SDWebImage `imageCache`).
+    public var imageCache: (any ImageCache)? {
+        get { self[WebImageContextKeys.ImageCache.self] }
+        set { self[WebImageContextKeys.ImageCache.self] = newValue }
+    }
+    /// The loader for this request instead of the manager's (SDWebImage `imageLoader`).
+    public var imageLoader: (any ImageLoader)? {
+        get { self[WebImageContextKeys.ImageLoader.self] }
+        set { self[WebImageContextKeys.ImageLoader.self] = newValue }
+    }
+    /// The coder that decodes this request's data instead of the shared coders manager
+    /// (SDWebImage `imageCoder`).
+    public var imageCoder: (any ImageCoder)? {
+        get { self[WebImageContextKeys.ImageCoder.self] }
+        set { self[WebImageContextKeys.ImageCoder.self] = newValue }
+    }
+    /// The transformer applied after loading; its key becomes part of the cache key
+    /// (SDWebImage `imageTransformer`).
+    public var imageTransformer: (any ImageTransformer)? {
+        get { self[WebImageContextKeys.ImageTransformer.self] }
+        set { self[WebImageContextKeys.ImageTransformer.self] = newValue }
+    }
+    /// Turns a URL into a cache key instead of the manager's filter (SDWebImage `cacheKeyFilter`).
+    public var cacheKeyFilter: (any CacheKeyFilter)? {
+        get { self[WebImageContextKeys.CacheKeyFilter.self] }
+        set { self[WebImageContextKeys.CacheKeyFilter.self] = newValue }
+    }
+    /// Chooses the data stored on disk for a loaded image (SDWebImage `cacheSerializer`).
+    public var cacheSerializer: (any CacheSerializer)? {
+        get { self[WebImageContextKeys.CacheSerializer.self] }
+        set { self[WebImageContextKeys.CacheSerializer.self] = newValue }
+    }
+    /// Which tiers to query (default `.all`).
+    public var queryCacheType: ImageCacheType? {
+        get { self[WebImageContextKeys.QueryCacheType.self] }
+        set { self[WebImageContextKeys.QueryCacheType.self] = newValue }
+    }
+    /// Which tiers to store the loaded image in (default `.all`).
+    public var storeCacheType: ImageCacheType? {
+        get { self[WebImageContextKeys.StoreCacheType.self] }
+        set { self[WebImageContextKeys.StoreCacheType.self] = newValue }
+    }
+    /// Which tiers to query for the original image of a transformed request (default `.all`).
+    public var originalQueryCacheType: ImageCacheType? {
+        get { self[WebImageContextKeys.OriginalQueryCacheType.self] }
+        set { self[WebImageContextKeys.OriginalQueryCacheType.self] = newValue }
+    }
+    /// Which tiers to store the original image of a transformed request in (default `.disk`).
+    public var originalStoreCacheType: ImageCacheType? {
+        get { self[WebImageContextKeys.OriginalStoreCacheType.self] }
+        set { self[WebImageContextKeys.OriginalStoreCacheType.self] = newValue }
+    }
+    /// The cache for original images of transformed requests (default: the request's cache).
+    public var originalImageCache: (any ImageCache)? {
+        get { self[WebImageContextKeys.OriginalImageCache.self] }
+        set { self[WebImageContextKeys.OriginalImageCache.self] = newValue }
+    }
+    /// The image's scale factor (>= 1). Default: from the key (`@2x.`, `@3x.`), else 1.
+    public var imageScaleFactor: Double? {
+        get { self[WebImageContextKeys.ImageScaleFactor.self] }
+        set { self[WebImageContextKeys.ImageScaleFactor.self] = newValue }
+    }
+    /// Decode a thumbnail no larger than this many pixels (also for animated images).
+    public var imageThumbnailPixelSize: PixelSize? {
+        get { self[WebImageContextKeys.ImageThumbnailPixelSize.self] }
+        set { self[WebImageContextKeys.ImageThumbnailPixelSize.self] = newValue }
+    }
+    /// Whether a thumbnail keeps the image's aspect ratio (default `true`).
+    public var imagePreserveAspectRatio: Bool? {
+        get { self[WebImageContextKeys.ImagePreserveAspectRatio.self] }
+        set { self[WebImageContextKeys.ImagePreserveAspectRatio.self] = newValue }
+    }
+    /// The byte budget per image with `scaleDownLargeImages`.
+    public var imageScaleDownLimitBytes: Int? {
+        get { self[WebImageContextKeys.ImageScaleDownLimitBytes.self] }
+        set { self[WebImageContextKeys.ImageScaleDownLimitBytes.self] = newValue }
+    }
+    /// Whether to force-decode (default `.automatic`).
+    public var imageForceDecodePolicy: ImageForceDecodePolicy? {
+        get { self[WebImageContextKeys.ImageForceDecodePolicy.self] }
+        set { self[WebImageContextKeys.ImageForceDecodePolicy.self] = newValue }
+    }
+    /// Decode options laid under those derived from the other keys (SDWebImage `imageDecodeOptions`).
+    public var imageDecodeOptions: ImageDecodeOptions? {
+        get { self[WebImageContextKeys.ImageDecodeOptions.self] }
+        set { self[WebImageContextKeys.ImageDecodeOptions.self] = newValue }
+    }
+    /// Encode options for data the cache re-encodes (SDWebImage `imageEncodeOptions`).
+    public var imageEncodeOptions: ImageEncodeOptions? {
+        get { self[WebImageContextKeys.ImageEncodeOptions.self] }
+        set { self[WebImageContextKeys.ImageEncodeOptions.self] = newValue }
+    }
+    /// Rewrites or vetoes the HTTP request (SDWebImage `downloadRequestModifier`).
+    public var downloadRequestModifier: (any RequestModifier)? {
+        get { self[WebImageContextKeys.DownloadRequestModifier.self] }
+        set { self[WebImageContextKeys.DownloadRequestModifier.self] = newValue }
+    }
+    /// Rewrites or vetoes the HTTP response (SDWebImage `downloadResponseModifier`).
+    public var downloadResponseModifier: (any ResponseModifier)? {
+        get { self[WebImageContextKeys.DownloadResponseModifier.self] }
+        set { self[WebImageContextKeys.DownloadResponseModifier.self] = newValue }
+    }
+    /// Transforms the downloaded data before decoding (SDWebImage `downloadDecryptor`).
+    public var downloadDecryptor: (any Decryptor)? {
+        get { self[WebImageContextKeys.DownloadDecryptor.self] }
+        set { self[WebImageContextKeys.DownloadDecryptor.self] = newValue }
+    }
+    /// Rewrites the options and context of this request before it starts.
+    public var optionsProcessor: (any OptionsProcessor)? {
+        get { self[WebImageContextKeys.OptionsProcessor.self] }
+        set { self[WebImageContextKeys.OptionsProcessor.self] = newValue }
+    }
+    /// Where completion and progress callbacks run (default ``CallbackQueue/immediate``).
+    public var callbackQueue: CallbackQueue? {
+        get { self[WebImageContextKeys.CallbackQueue.self] }
+        set { self[WebImageContextKeys.CallbackQueue.self] = newValue }
+    }
+    /// The key under which an ``ImageTarget``-style call site tracks its running load.
+    public var setImageOperationKey: String? {
+        get { self[WebImageContextKeys.SetImageOperationKey.self] }
+        set { self[WebImageContextKeys.SetImageOperationKey.self] = newValue }
+    }
+    /// The cached image handed to the loader on a `refreshCached` request.
+    public var loaderCachedImage: WebImage? {
+        get { self[WebImageContextKeys.LoaderCachedImage.self] }
+        set { self[WebImageContextKeys.LoaderCachedImage.self] = newValue }
+    }
+    /// The final cache key of this request, set by the manager for loaders and coders to read
+    /// (for example to derive the scale factor from `@2x`).
+    public var imageCacheKey: String? {
+        get { self[WebImageContextKeys.ImageCacheKey.self] }
+        set { self[WebImageContextKeys.ImageCacheKey.self] = newValue }
+    }
+}
