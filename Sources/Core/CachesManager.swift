@@ -1,0 +1,196 @@
+public import Foundation
+import Synchronization
+
+/// A cache made of caches (SDWebImage's `SDImageCachesManager`), with a policy per operation
+/// that says which members take part and how.
+///
+/// Members are ordered by registration; the cache added LAST is the HIGHEST and is asked
+/// first. Defaults, as SDWebImage: query ``Policy/serial`` (first hit wins), store
+/// ``Policy/highestOnly``, remove ``Policy/concurrent``, contains ``Policy/serial``, clear
+/// ``Policy/concurrent``.
+///
+/// Members and policies can be changed at any time from any thread; each call works on a
+/// snapshot and calls no member while holding a lock.
+public final class CachesManager: ImageCache {
+    /// How an operation uses the members.
+    public enum Policy: Sendable, Hashable, CaseIterable {
+        /// One member after another, highest first. Query and contains stop at the first hit;
+        /// store, remove and clear go through all.
+        case serial
+        /// All members at once. Query and contains return the first hit to arrive (and cancel
+        /// the rest); store, remove and clear wait for all.
+        case concurrent
+        /// Only the highest member (the one added last).
+        case highestOnly
+        /// Only the lowest member (the one added first).
+        case lowestOnly
+    }
+
+    private struct Policies {
+        var query = Policy.serial
+        var store = Policy.highestOnly
+        var remove = Policy.concurrent
+        var contains = Policy.serial
+        var clear = Policy.concurrent
+    }
+
+    private let list: RegistrationList<any ImageCache>
+    private let policies = Mutex(Policies())
+
+    /// A manager with `caches`, in registration order (the last one is the highest).
+    public init(_ caches: [any ImageCache] = []) {
+        list = RegistrationList(caches)
+    }
+
+    /// The members in registration order (the last one is the highest). Setting replaces all.
+    public var caches: [any ImageCache] {
+        get { list.members }
+        set { list.replaceAll(with: newValue) }
+    }
+
+    /// Adds `cache` as the new highest member.
+    public func add(_ cache: any ImageCache) {
+        list.add(cache)
+    }
+
+    /// Removes the members `shouldRemove` picks (the predicate runs with no lock held).
+    public func removeAll(where shouldRemove: (any ImageCache) throws -> Bool) rethrows {
+        try list.removeAll(where: shouldRemove)
+    }
+
+    /// Removes `cache` (compared by identity).
+    public func remove(_ cache: some ImageCache & AnyObject) {
+        list.removeAll { ($0 as AnyObject) === cache }
+    }
+
+    /// The policy of `queryImage` (default ``Policy/serial``).
+    public var queryPolicy: Policy {
+        get { policies.withLock { $0.query } }
+        set { policies.withLock { $0.query = newValue } }
+    }
+    /// The policy of `store` (default ``Policy/highestOnly``).
+    public var storePolicy: Policy {
+        get { policies.withLock { $0.store } }
+        set { policies.withLock { $0.store = newValue } }
+    }
+    /// The policy of `removeImage` (default ``Policy/concurrent``).
+    public var removePolicy: Policy {
+        get { policies.withLock { $0.remove } }
+        set { policies.withLock { $0.remove = newValue } }
+    }
+    /// The policy of `containsImage` (default ``Policy/serial``).
+    public var containsPolicy: Policy {
+        get { policies.withLock { $0.contains } }
+        set { policies.withLock { $0.contains = newValue } }
+    }
+    /// The policy of `clear` (default ``Policy/concurrent``).
+    public var clearPolicy: Policy {
+        get { policies.withLock { $0.clear } }
+        set { policies.withLock { $0.clear = newValue } }
+    }
+
+    /// The members an operation with `policy` uses, in the order they are asked.
+    private func participants(_ policy: Policy) -> [any ImageCache] {
+        let ordered = list.byPriority
+        switch policy {
+        case .serial, .concurrent: return ordered
+        case .highestOnly: return ordered.first.map { [$0] } ?? []
+        case .lowestOnly: return ordered.last.map { [$0] } ?? []
+        }
+    }
+
+    // MARK: ImageCache
+
+    public func queryImage(forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) async -> ImageCacheResult? {
+        let policy = queryPolicy
+        return await firstHit(in: participants(policy), concurrently: policy == .concurrent) { cache in
+            await cache.queryImage(forKey: key, options: options, context: context, cacheType: cacheType)
+        }
+    }
+
+    /// Stores in the members the store policy names. Every member is tried; the first error,
+    /// if any, is thrown after all have finished.
+    public func store(_ image: WebImage?, data: Data?, forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) async throws {
+        let policy = storePolicy
+        let errors = await forEach(in: participants(policy), concurrently: policy == .concurrent) { cache -> (any Error)? in
+            do {
+                try await cache.store(image, data: data, forKey: key, options: options, context: context, cacheType: cacheType)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let error = errors.compactMap({ $0 }).first { throw error }
+    }
+
+    public func removeImage(forKey key: String, cacheType: ImageCacheType) async {
+        let policy = removePolicy
+        _ = await forEach(in: participants(policy), concurrently: policy == .concurrent) { cache in
+            await cache.removeImage(forKey: key, cacheType: cacheType)
+        }
+    }
+
+    public func containsImage(forKey key: String, cacheType: ImageCacheType) async -> ImageCacheType {
+        let policy = containsPolicy
+        let found = await firstHit(in: participants(policy), concurrently: policy == .concurrent) { cache -> ImageCacheType? in
+            let type = await cache.containsImage(forKey: key, cacheType: cacheType)
+            return type == .none ? nil : type
+        }
+        return found ?? .none
+    }
+
+    public func clear(cacheType: ImageCacheType) async {
+        let policy = clearPolicy
+        _ = await forEach(in: participants(policy), concurrently: policy == .concurrent) { cache in
+            await cache.clear(cacheType: cacheType)
+        }
+    }
+
+    // MARK: Strategies
+
+    /// The first non-nil answer: in order (serial), or the first to arrive (concurrent, the
+    /// rest are cancelled). Stops early when the calling task is cancelled.
+    private func firstHit<Answer: Sendable>(
+        in caches: [any ImageCache],
+        concurrently: Bool,
+        _ ask: @escaping @Sendable (any ImageCache) async -> Answer?
+    ) async -> Answer? {
+        guard concurrently, caches.count > 1 else {
+            for cache in caches {
+                if Task.isCancelled { return nil }
+                if let answer = await ask(cache) { return answer }
+            }
+            return nil
+        }
+        return await withTaskGroup(of: Answer?.self) { group in
+            for cache in caches { group.addTask { await ask(cache) } }
+            for await answer in group {
+                if let answer {
+                    group.cancelAll()
+                    return answer
+                }
+            }
+            return nil
+        }
+    }
+
+    /// Runs `work` on every cache, one after another or all at once, and returns the answers
+    /// in member order.
+    private func forEach<Answer: Sendable>(
+        in caches: [any ImageCache],
+        concurrently: Bool,
+        _ work: @escaping @Sendable (any ImageCache) async -> Answer
+    ) async -> [Answer] {
+        guard concurrently, caches.count > 1 else {
+            var answers: [Answer] = []
+            for cache in caches { answers.append(await work(cache)) }
+            return answers
+        }
+        return await withTaskGroup(of: (Int, Answer).self) { group in
+            for (index, cache) in caches.enumerated() { group.addTask { (index, await work(cache)) } }
+            var answers = [(Int, Answer)]()
+            for await answer in group { answers.append(answer) }
+            return answers.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+    }
+}
