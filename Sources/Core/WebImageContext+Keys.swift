@@ -63,6 +63,9 @@ extension WebImageContext {
         set { self[WebImageContextKeys.CacheSerializer.self] = newValue }
     }
     /// Which tiers to query (default `.all`).
+    ///
+    /// To skip a tier, write `ImageCacheType.none` in full: on an optional, a bare `.none` means
+    /// `nil` ("not set"), and the compiler warns about it.
     public var queryCacheType: ImageCacheType? {
         get { self[WebImageContextKeys.QueryCacheType.self] }
         set { self[WebImageContextKeys.QueryCacheType.self] = newValue }

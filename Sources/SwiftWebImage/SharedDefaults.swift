@@ -1,0 +1,37 @@
+// The shared instances. `WebImageCore` knows no concrete coder, cache or loader, so the shared
+// managers, filled with the built-in members, are declared here in the umbrella module: every
+// app and plug-in that imports `SwiftWebImage` sees the same instances.
+
+extension CodersManager {
+    /// The shared coders manager, holding the built-in coders. Register a custom coder at
+    /// launch with `CodersManager.shared.add(MyCoder())`: it is asked before the built-ins.
+    ///
+    /// Built-in members, in registration order: none yet (the coders issue adds JPEG, PNG/APNG,
+    /// GIF and BMP).
+    public static let shared = CodersManager(BuiltInComponents.coders)
+}
+
+extension LoadersManager {
+    /// The shared loaders manager, holding the built-in loaders. Register a custom loader at
+    /// launch with `LoadersManager.shared.add(MyLoader())`: it is asked before the built-ins.
+    ///
+    /// Built-in members: none yet (the loaders issue adds the URLSession downloader, the file
+    /// loader and the data URL loader).
+    public static let shared = LoadersManager(BuiltInComponents.loaders)
+}
+
+extension CachesManager {
+    /// The shared caches manager. Add a third-party cache with `CachesManager.shared.add(...)`;
+    /// it becomes the highest member (queried first, and with the default store policy the one
+    /// stores go to).
+    ///
+    /// Built-in members: none yet (the caches issue adds the memory + disk `ImageCache`).
+    public static let shared = CachesManager(BuiltInComponents.caches)
+}
+
+/// The built-in members of the shared managers, in registration order.
+enum BuiltInComponents {
+    static var coders: [any ImageCoder] { [] }
+    static var loaders: [any ImageLoader] { [] }
+    static var caches: [any ImageCache] { [] }
+}

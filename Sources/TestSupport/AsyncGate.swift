@@ -1,0 +1,81 @@
+import Synchronization
+
+/// A deterministic gate for async tests: tasks that call ``wait()`` suspend until ``open()``,
+/// and a test can wait until a given number of tasks have arrived at the gate.
+///
+/// Mocks take an optional gate so a test can hold a call in flight (to test coalescing or
+/// cancellation) with no sleeps.
+public final class AsyncGate: Sendable {
+    private struct State {
+        var isOpen = false
+        var arrivals = 0
+        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var arrivalWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var nextID: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// A closed gate (or an open one with `isOpen: true`).
+    public init(isOpen: Bool = false) {
+        state.withLock { $0.isOpen = isOpen }
+    }
+
+    /// Suspends until the gate is open. Counts as an arrival. A cancelled waiter is released
+    /// at once (it does not hold its task forever).
+    public func wait() async {
+        let id: UInt64 = state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let (resume, watchers) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+                    state.arrivals += 1
+                    let ready = state.arrivalWatchers.filter { $0.count <= state.arrivals }.map(\.continuation)
+                    state.arrivalWatchers.removeAll { $0.count <= state.arrivals }
+                    if state.isOpen || Task.isCancelled { return (true, ready) }
+                    state.waiters[id] = continuation
+                    return (false, ready)
+                }
+                for watcher in watchers { watcher.resume() }
+                if resume { continuation.resume() }
+            }
+        } onCancel: {
+            let continuation = state.withLock { $0.waiters.removeValue(forKey: id) }
+            continuation?.resume()
+        }
+    }
+
+    /// Opens the gate: releases every waiter, and every later ``wait()`` passes at once.
+    public func open() {
+        let waiters = state.withLock { state in
+            state.isOpen = true
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Closes the gate again: later ``wait()`` calls suspend.
+    public func close() {
+        state.withLock { $0.isOpen = false }
+    }
+
+    /// How many calls to ``wait()`` have arrived so far.
+    public var arrivals: Int {
+        state.withLock { $0.arrivals }
+    }
+
+    /// Suspends until at least `count` calls to ``wait()`` have arrived.
+    public func waitForArrivals(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state in
+                if state.arrivals >= count { return true }
+                state.arrivalWatchers.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+}

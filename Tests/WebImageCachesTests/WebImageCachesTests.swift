@@ -1,0 +1,2 @@
+// Tests of WebImageCaches arrive with its issue (issue 5).
+import Testing

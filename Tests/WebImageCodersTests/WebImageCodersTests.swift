@@ -1,0 +1,2 @@
+// Tests of WebImageCoders arrive with its issue (issue 4).
+import Testing

@@ -1,0 +1,2 @@
+// Tests of WebImageTransformers arrive with its issue (issue 7).
+import Testing
