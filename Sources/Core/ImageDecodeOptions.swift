@@ -38,6 +38,7 @@ public struct ImageDecodeOptions: Sendable {
     public init(options: WebImageOptions, context: WebImageContext, cacheKey: String? = nil) {
         self = context.imageDecodeOptions ?? ImageDecodeOptions()
         self.context = context
+        scaleFactor = max(1, scaleFactor)
         if let scale = context.imageScaleFactor {
             scaleFactor = max(1, scale)
         } else if context.imageDecodeOptions == nil, let key = cacheKey ?? context.imageCacheKey {
@@ -71,8 +72,17 @@ public struct ImageDecodeOptions: Sendable {
         if let thumbnail = thumbnailPixelSize, !thumbnail.isEmpty,
            thumbnail.width < pixelSize.width || thumbnail.height < pixelSize.height {
             if preserveAspectRatio {
-                let ratio = min(Double(thumbnail.width) / Double(pixelSize.width), Double(thumbnail.height) / Double(pixelSize.height))
-                target = Self.scaled(pixelSize, by: ratio)
+                // The constraining side is exactly the thumbnail's; only the other is computed
+                // (rounded to nearest), so float error never loses a pixel.
+                let widthRatio = Double(thumbnail.width) / Double(pixelSize.width)
+                let heightRatio = Double(thumbnail.height) / Double(pixelSize.height)
+                if widthRatio <= heightRatio {
+                    let height = Int((Double(pixelSize.height) * widthRatio).rounded())
+                    target = PixelSize(width: thumbnail.width, height: max(1, min(pixelSize.height, height)))
+                } else {
+                    let width = Int((Double(pixelSize.width) * heightRatio).rounded())
+                    target = PixelSize(width: max(1, min(pixelSize.width, width)), height: thumbnail.height)
+                }
             } else {
                 target = PixelSize(width: min(thumbnail.width, pixelSize.width), height: min(thumbnail.height, pixelSize.height))
             }

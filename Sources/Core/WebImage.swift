@@ -19,8 +19,11 @@ public struct WebImage: Sendable {
 
     /// How the frames are held.
     public private(set) var storage: Storage
-    /// The scale factor: pixels per point (>= 1; `@2x` images have 2).
-    public var scale: Double
+    /// The scale factor: pixels per point (>= 1; `@2x` images have 2). Values below 1 (and NaN)
+    /// are clamped to 1.
+    public var scale: Double {
+        didSet { if !(scale >= 1) { scale = 1 } }
+    }
     /// The format the image was decoded from (``ImageFormat/undefined`` if it was made in memory).
     public var format: ImageFormat
     /// How the image was made.
@@ -33,7 +36,7 @@ public struct WebImage: Sendable {
     /// A still image.
     public init(bitmap: Bitmap, scale: Double = 1, format: ImageFormat = .undefined, metadata: ImageMetadata = .decoded) {
         self.storage = .frames([ImageFrame(bitmap: bitmap)])
-        self.scale = max(1, scale)
+        self.scale = scale >= 1 ? scale : 1
         self.format = format
         self.metadata = metadata
         self.loopCount = nil
@@ -50,7 +53,7 @@ public struct WebImage: Sendable {
             throw WebImageError(.invalidArgument, "frame \(odd) is \(frames[odd].bitmap.size), frame 0 is \(first.bitmap.size)")
         }
         self.storage = .frames(frames)
-        self.scale = max(1, scale)
+        self.scale = scale >= 1 ? scale : 1
         self.format = format
         self.metadata = metadata
         self.loopCount = frames.count > 1 ? loopCount : nil
@@ -59,7 +62,7 @@ public struct WebImage: Sendable {
     /// An image whose frames come lazily from `animatedImage`.
     public init(animatedImage: AnimatedImage, scale: Double = 1, metadata: ImageMetadata = .decoded) {
         self.storage = .animated(animatedImage)
-        self.scale = max(1, scale)
+        self.scale = scale >= 1 ? scale : 1
         self.format = animatedImage.provider.format
         self.metadata = metadata
         self.loopCount = animatedImage.loopCount

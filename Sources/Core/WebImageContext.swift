@@ -31,6 +31,9 @@ public struct WebImageContext: Sendable {
         set { storage[ObjectIdentifier(key)] = newValue }
     }
 
+    /// The identifiers of the keys that are set (for the manager's coalescing decision).
+    var keyIdentifiers: Dictionary<ObjectIdentifier, any Sendable>.Keys { storage.keys }
+
     /// Whether no key is set.
     public var isEmpty: Bool { storage.isEmpty }
 

@@ -47,8 +47,12 @@ public struct WebImageError: Error, Sendable, CustomStringConvertible {
         public static let imageTooLarge = Code(rawValue: 1102)
         /// No loader can request the URL (for example an unknown scheme). (2100)
         public static let unsupportedURL = Code(rawValue: 2100)
+        /// A loader failed with an error of its own; see ``WebImageError/underlyingError``. (2101)
+        public static let loaderFailed = Code(rawValue: 2101)
         /// A cache could not read or write. (3000)
         public static let cacheFailure = Code(rawValue: 3000)
+        /// The image is not in the cache and `fromCacheOnly` forbids loading it. (3001)
+        public static let cacheMiss = Code(rawValue: 3001)
         /// A transformer could not transform the image (for example a crop outside the image). (4000)
         public static let transformFailed = Code(rawValue: 4000)
         /// A parameter is out of its documented range. (4001)
@@ -69,7 +73,9 @@ public struct WebImageError: Error, Sendable, CustomStringConvertible {
             case .encodingFailed: "encodingFailed"
             case .imageTooLarge: "imageTooLarge"
             case .unsupportedURL: "unsupportedURL"
+            case .loaderFailed: "loaderFailed"
             case .cacheFailure: "cacheFailure"
+            case .cacheMiss: "cacheMiss"
             case .transformFailed: "transformFailed"
             case .invalidArgument: "invalidArgument"
             default: "code \(rawValue)"

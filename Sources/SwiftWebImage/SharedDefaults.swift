@@ -35,3 +35,9 @@ enum BuiltInComponents {
     static var loaders: [any ImageLoader] { [] }
     static var caches: [any ImageCache] { [] }
 }
+
+extension ImageManager {
+    /// The shared manager: the shared caches manager as its cache, the shared loaders manager
+    /// as its loader (which decode with the shared coders manager).
+    public static let shared = ImageManager(cache: CachesManager.shared, loader: LoadersManager.shared)
+}

@@ -29,6 +29,8 @@ public final class MockImageLoader: ImageLoader {
     /// When set, every request waits here (after recording the call and sending the scripted
     /// events) before it answers.
     public let gate: AsyncGate?
+    /// The URLs of requests that ended because their task was cancelled.
+    public let cancellations = CallRecorder<URL>()
 
     private struct Script {
         var responses: [URL: Response] = [:]
@@ -80,10 +82,16 @@ public final class MockImageLoader: ImageLoader {
         for event in events { progress?(event) }
         await gate?.wait()
         if Task.isCancelled {
+            cancellations.record(url)
             throw WebImageError.cancelled("Operation cancelled by user during loading", url: url)
         }
         switch response {
         case .image(let image, let data):
+            // A coder in the context decodes the data, as a real loader would.
+            if let coder = context.imageCoder, let data {
+                let options = ImageDecodeOptions(options: options, context: context)
+                return ImageLoaderResult(image: try coder.decode(data, options: options), data: data, statusCode: 200)
+            }
             return ImageLoaderResult(image: image, data: data, statusCode: 200)
         case .failure(let error):
             throw error

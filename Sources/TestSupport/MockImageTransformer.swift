@@ -9,6 +9,11 @@ public final class MockImageTransformer: ImageTransformer {
     public struct Call: Sendable, Equatable {
         public let key: String
         public let inputSize: PixelSize
+
+        public init(key: String, inputSize: PixelSize) {
+            self.key = key
+            self.inputSize = inputSize
+        }
     }
 
     public let transformerKey: String

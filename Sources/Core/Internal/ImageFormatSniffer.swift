@@ -115,7 +115,7 @@ enum ImageFormatSniffer {
     /// the generic `mif1` / `msf1` majors.
     private static func isoMediaDetection(_ b: UnsafeRawBufferPointer) -> ImageFormatDetection {
         let heicBrands: Set = ["heic", "heix", "hevc", "hevx", "heim", "heis", "hevm", "hevs"]
-        let sequenceBrands: Set = ["hevc", "hevx", "msf1", "avis"]
+        let sequenceBrands: Set = ["hevc", "hevx", "hevm", "hevs", "msf1", "avis"]
         guard let major = fourCC(b, 8) else { return .init(format: .undefined) }
         if heicBrands.contains(major) { return .init(format: .heic, isAnimated: sequenceBrands.contains(major)) }
         if major == "avif" || major == "avis" { return .init(format: .avif, isAnimated: major == "avis") }

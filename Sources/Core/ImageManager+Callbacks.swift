@@ -1,0 +1,73 @@
+public import Foundation
+
+/// The completion-handler and `AsyncSequence` APIs, over the same engine as
+/// ``ImageManager/loadImage(with:options:context:events:)``.
+extension ImageManager {
+    /// Loads the image at `url`, SDWebImage style.
+    ///
+    /// `completed` is called exactly once, on the context's ``WebImageContext/callbackQueue``
+    /// (default ``CallbackQueue/immediate``): with the result, with the error, or, at once when
+    /// the returned operation is cancelled, with a ``WebImageError/Code/cancelled`` error.
+    /// `progress` gets the events (progress, partial images, the cached image of a
+    /// `refreshCached` request) on the same queue; on a serial queue (``CallbackQueue/immediate``,
+    /// ``CallbackQueue/main``, a serial `DispatchQueue`) they all arrive before `completed`.
+    /// - Returns: An operation that cancels this request (other requests sharing its work go on).
+    @discardableResult
+    public func loadImage(
+        with url: URL?,
+        options: WebImageOptions = [],
+        context: WebImageContext = WebImageContext(),
+        progress: ImageLoadEventHandler? = nil,
+        completed: @escaping @Sendable (Result<ImageLoadResult, WebImageError>) -> Void
+    ) -> ImageOperation {
+        let queue = context.callbackQueue ?? .immediate
+        let once = CompletionOnce(queue: queue, completed)
+        var events: ImageLoadEventHandler?
+        if let progress {
+            events = { @Sendable event in queue.execute { progress(event) } }
+        }
+        let handler = events
+        let priority: TaskPriority? = options.contains(.highPriority) ? .high : options.contains(.lowPriority) ? .low : nil
+        let operation = ImageOperation(priority: priority) {
+            do {
+                let result = try await self.loadImage(with: url, options: options, context: context, events: handler)
+                once.deliver(.success(result))
+            } catch {
+                once.deliver(.failure(Self.webImageError(error, url: url)))
+            }
+        }
+        operation.onCancel {
+            once.deliver(.failure(WebImageError.cancelled("Operation cancelled by user", url: url)))
+        }
+        return operation
+    }
+
+    /// The events and the result of a request as an `AsyncSequence`. Ending the iteration
+    /// early (or cancelling the iterating task) cancels the request.
+    public func updates(
+        for url: URL?,
+        options: WebImageOptions = [],
+        context: WebImageContext = WebImageContext()
+    ) -> AsyncThrowingStream<ImageLoadUpdate, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    let result = try await self.loadImage(with: url, options: options, context: context) { event in
+                        continuation.yield(.event(event))
+                    }
+                    continuation.yield(.finished(result))
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    static func webImageError(_ error: any Error, url: URL?) -> WebImageError {
+        if let error = error as? WebImageError { return error }
+        if WebImageError.isCancellation(error) { return WebImageError(.cancelled, "Operation cancelled by user", underlyingError: error, url: url) }
+        return WebImageError(.loaderFailed, "Loading \(url?.absoluteString ?? "nil") failed: \(error)", underlyingError: error, url: url)
+    }
+}

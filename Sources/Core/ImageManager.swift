@@ -1,0 +1,240 @@
+public import Foundation
+import Synchronization
+
+/// Loads images: cache query, load, decode, transform, store (SDWebImage's `SDWebImageManager`).
+///
+/// ```swift
+/// let result = try await manager.loadImage(with: url, context: WebImageContext {
+///     $0.imageThumbnailPixelSize = PixelSize(width: 200, height: 200)
+/// })
+/// ```
+///
+/// The flow, per request (see `SDWEBIMAGE_REFERENCE.md`, "Manager"):
+/// 1. A `nil` or empty URL fails at once with ``WebImageError/Code/invalidURL``.
+/// 2. The options processor (the context's, else the manager's) may rewrite options and context.
+/// 3. A URL that failed before and was blocked fails at once with
+///    ``WebImageError/Code/blockedURL`` unless `retryFailed`.
+/// 4. The cache key: see ``cacheKey(for:context:)`` (filter, thumbnail part, transformer part).
+/// 5. Unless `fromLoaderOnly`: query the cache (context `imageCache`, else ``imageCache``) in the
+///    tiers of `queryCacheType` (default `.all`). A hit ends the request, unless `refreshCached`.
+///    With a transformer and a miss, the original key is queried (`originalImageCache`,
+///    `originalQueryCacheType`, default `.all`); a hit is transformed and stored: no load.
+/// 6. Unless `fromCacheOnly` (a miss then fails with ``WebImageError/Code/cacheMiss``): the
+///    loader (context `imageLoader`, else ``imageLoader``) loads and decodes, reporting progress
+///    and partial images. With `refreshCached` the cached image is delivered first as
+///    ``ImageLoadEvent/cachedImage(_:)`` and handed to the loader as `loaderCachedImage`; a
+///    "not modified" answer ends the request with the cached image.
+///    A failure blocks the URL when the loader says so (never a cancellation or a transient
+///    network error); a success with `retryFailed` unblocks it.
+/// 7. With a transformer (skipped for animated images unless `transformAnimatedImage`, for
+///    vector images unless `transformVectorImage`): the original goes to the original key
+///    (`originalStoreCacheType`, default `.disk`), the transformed image to the key
+///    (`storeCacheType`, default `.all`). Without one, the image and its data go to the key.
+///    A cache serializer (context, else manager) may choose the stored data. The result is
+///    delivered before the stores finish, unless `waitStoreCache`.
+///
+/// Coalescing: concurrent requests that resolve to the same work (same cache key, options,
+/// cache, loader and coder instances and cache types) share one run: one loader request, one
+/// decode, one transform. A request whose context carries values that cannot be compared
+/// (request or response modifiers, a decryptor, a serializer, a coder or cache that is a
+/// struct, or plug-in keys) runs on its own. Cancelling one requester never affects the
+/// others; when the last one cancels, the run is cancelled and the loader sees it.
+///
+/// Thread-safety: every method may be called from any thread. The pipeline runs in its own
+/// task, never on the caller's thread; no user code runs under a lock.
+public final class ImageManager: Sendable {
+    /// The cache used when the request's context names none.
+    public let imageCache: any ImageCache
+    /// The loader used when the request's context names none.
+    public let imageLoader: any ImageLoader
+
+    private struct Settings {
+        var cacheKeyFilter: (any CacheKeyFilter)?
+        var cacheSerializer: (any CacheSerializer)?
+        var optionsProcessor: (any OptionsProcessor)?
+        var transformer: (any ImageTransformer)?
+    }
+
+    private let settings = Mutex(Settings())
+    private let failedURLSet = FailedURLSet()
+    let coordinator = LoadCoordinator()
+
+    /// A manager over `cache` and `loader`. The shared manager, over the shared caches and
+    /// loaders managers, is `ImageManager.shared` in the `SwiftWebImage` module.
+    public init(cache: any ImageCache, loader: any ImageLoader) {
+        self.imageCache = cache
+        self.imageLoader = loader
+    }
+
+    /// The default cache key filter (the context's wins).
+    public var cacheKeyFilter: (any CacheKeyFilter)? {
+        get { settings.withLock { $0.cacheKeyFilter } }
+        set { settings.withLock { $0.cacheKeyFilter = newValue } }
+    }
+    /// The default cache serializer (the context's wins).
+    public var cacheSerializer: (any CacheSerializer)? {
+        get { settings.withLock { $0.cacheSerializer } }
+        set { settings.withLock { $0.cacheSerializer = newValue } }
+    }
+    /// The default options processor (the context's wins).
+    public var optionsProcessor: (any OptionsProcessor)? {
+        get { settings.withLock { $0.optionsProcessor } }
+        set { settings.withLock { $0.optionsProcessor = newValue } }
+    }
+    /// The default transformer, applied to every request whose context names none.
+    public var transformer: (any ImageTransformer)? {
+        get { settings.withLock { $0.transformer } }
+        set { settings.withLock { $0.transformer = newValue } }
+    }
+
+    // MARK: Blocked URLs
+
+    /// The URLs blocked after a failure.
+    public var failedURLs: Set<URL> { failedURLSet.all }
+    /// Whether `url` is blocked after a failure.
+    public func isFailedURL(_ url: URL) -> Bool { failedURLSet.contains(url) }
+    /// Unblocks `url`.
+    public func removeFailedURL(_ url: URL) { failedURLSet.remove(url) }
+    /// Unblocks every URL.
+    public func removeAllFailedURLs() { failedURLSet.removeAll() }
+
+    // MARK: Running loads
+
+    /// Cancels every running load; each waiting requester gets a cancellation error at once.
+    public func cancelAll() { coordinator.cancelAll() }
+
+    /// Whether any load is running (or finishing its cache stores).
+    public var isRunning: Bool { coordinator.loadCount > 0 }
+
+    // MARK: Loading
+
+    /// Loads the image at `url`.
+    ///
+    /// Cancelling the calling task ends this request at once with a
+    /// ``WebImageError/Code/cancelled`` error; requests sharing its work go on.
+    /// - Parameters:
+    ///   - url: The image's URL; `nil` fails with ``WebImageError/Code/invalidURL``.
+    ///   - options: The request's flags.
+    ///   - context: Per-request overrides; its values win over the manager's.
+    ///   - events: Progress, partial images, and with `refreshCached` the cached image; called
+    ///     from the load's task, with no lock held.
+    /// - Returns: The image (or with `avoidDecodeImage` its data) and where it came from.
+    /// - Throws: ``WebImageError``.
+    public func loadImage(
+        with url: URL?,
+        options: WebImageOptions = [],
+        context: WebImageContext = WebImageContext(),
+        events: ImageLoadEventHandler? = nil
+    ) async throws -> ImageLoadResult {
+        let (request, workKey) = try prepare(url, options: options, context: context)
+        let id = coordinator.makeID()
+        let subscriber = { (continuation: CheckedContinuation<ImageLoadResult, any Error>) in
+            LoadCoordinator.Subscriber(continuation: continuation, events: events, url: request.url)
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                switch coordinator.join(workKey, id: id, subscriber: subscriber(continuation)) {
+                case .cancelled:
+                    continuation.resume(throwing: WebImageError.cancelled("Operation cancelled by user before loading", url: request.url))
+                case .delivered(let result):
+                    continuation.resume(with: result)
+                case .joined:
+                    break
+                case .started(let generation):
+                    start(request, workKey: workKey, generation: generation)
+                }
+            }
+        } onCancel: {
+            coordinator.leave(id: id)
+        }
+    }
+
+    private func start(_ request: ImageLoadRequest, workKey: LoadWorkKey, generation: UInt64) {
+        let pipeline = ImageLoadPipeline(request: request, failedURLs: failedURLSet)
+        let coordinator = coordinator
+        let priority: TaskPriority? = request.options.contains(.highPriority) ? .high : request.options.contains(.lowPriority) ? .low : nil
+        let task = Task(priority: priority) {
+            await pipeline.run(
+                emit: { event in coordinator.emit(event, key: workKey, generation: generation) },
+                deliver: { result in coordinator.deliver(result, key: workKey, generation: generation) }
+            )
+            coordinator.finish(key: workKey, generation: generation)
+        }
+        coordinator.attach(task, to: workKey, generation: generation)
+    }
+
+    /// Validates the request and resolves its parts and keys.
+    private func prepare(_ url: URL?, options: WebImageOptions, context: WebImageContext) throws -> (ImageLoadRequest, LoadWorkKey) {
+        guard let url, !url.absoluteString.isEmpty else {
+            throw WebImageError(.invalidURL, "Image url is nil", url: url)
+        }
+        let defaults = settings.withLock { $0 }
+        var options = options
+        var context = context
+        if let processor = context.optionsProcessor ?? defaults.optionsProcessor,
+           let processed = processor.processedOptions(for: url, options: options, context: context) {
+            options = processed.options
+            context = processed.context
+        }
+        if !options.contains(.retryFailed), failedURLSet.contains(url) {
+            throw WebImageError(.blockedURL, "Image url is blocked after an earlier failure: \(url.absoluteString) (pass retryFailed to try again)", url: url)
+        }
+        let originalKey = originalCacheKey(for: url, context: context) ?? url.absoluteString
+        let transformer = context.imageTransformer ?? defaults.transformer
+        let key = transformer.map { Self.transformedKey(originalKey, transformerKey: $0.transformerKey) } ?? originalKey
+        context.imageCacheKey = key
+        let cache = context.imageCache ?? imageCache
+        let request = ImageLoadRequest(
+            url: url,
+            options: options,
+            context: context,
+            cache: cache,
+            originalCache: context.originalImageCache ?? cache,
+            loader: context.imageLoader ?? imageLoader,
+            transformer: transformer,
+            serializer: context.cacheSerializer ?? defaults.cacheSerializer,
+            key: key,
+            originalKey: originalKey,
+            queryCacheType: context.queryCacheType ?? .all,
+            storeCacheType: context.storeCacheType ?? .all,
+            originalQueryCacheType: context.originalQueryCacheType ?? .all,
+            originalStoreCacheType: context.originalStoreCacheType ?? .disk
+        )
+        return (request, workKey(for: request))
+    }
+
+    /// Context keys whose values the work key captures (or that do not change the work).
+    private static let comparableKeys: Set<ObjectIdentifier> = [
+        ObjectIdentifier(WebImageContextKeys.ImageCache.self), ObjectIdentifier(WebImageContextKeys.OriginalImageCache.self),
+        ObjectIdentifier(WebImageContextKeys.ImageLoader.self), ObjectIdentifier(WebImageContextKeys.ImageCoder.self),
+        ObjectIdentifier(WebImageContextKeys.ImageTransformer.self), ObjectIdentifier(WebImageContextKeys.CacheKeyFilter.self),
+        ObjectIdentifier(WebImageContextKeys.QueryCacheType.self), ObjectIdentifier(WebImageContextKeys.StoreCacheType.self),
+        ObjectIdentifier(WebImageContextKeys.OriginalQueryCacheType.self), ObjectIdentifier(WebImageContextKeys.OriginalStoreCacheType.self),
+        ObjectIdentifier(WebImageContextKeys.ImageThumbnailPixelSize.self), ObjectIdentifier(WebImageContextKeys.ImagePreserveAspectRatio.self),
+        ObjectIdentifier(WebImageContextKeys.ImageScaleFactor.self), ObjectIdentifier(WebImageContextKeys.ImageScaleDownLimitBytes.self),
+        ObjectIdentifier(WebImageContextKeys.ImageForceDecodePolicy.self), ObjectIdentifier(WebImageContextKeys.CallbackQueue.self),
+        ObjectIdentifier(WebImageContextKeys.SetImageOperationKey.self), ObjectIdentifier(WebImageContextKeys.ImageCacheKey.self),
+    ]
+
+    private func workKey(for request: ImageLoadRequest) -> LoadWorkKey {
+        let context = request.context
+        func identity(_ value: Any?) -> ObjectIdentifier?? {
+            guard let value else { return .some(nil) }
+            // Only class instances have an identity to compare; a struct cannot be coalesced.
+            guard type(of: value) is AnyClass else { return nil }
+            return .some(ObjectIdentifier(value as AnyObject))
+        }
+        let parts = [identity(request.cache), identity(request.originalCache), identity(request.loader), identity(context.imageCoder)]
+        let comparable = context.keyIdentifiers.allSatisfy { Self.comparableKeys.contains($0) }
+        let unique: UInt64? = (comparable && parts.allSatisfy { $0 != nil }) ? nil : coordinator.makeID()
+        return LoadWorkKey(
+            cacheKey: request.key,
+            options: request.options.rawValue,
+            parts: parts.map { $0 ?? nil },
+            cacheTypes: [request.queryCacheType, request.storeCacheType, request.originalQueryCacheType, request.originalStoreCacheType],
+            scaleFactor: context.imageScaleFactor,
+            scaleDownLimit: context.imageScaleDownLimitBytes,
+            unique: unique
+        )
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+
+/// The stages of one load (SDWebImage's manager flow): cache query, original-key query,
+/// loader, transform, store. It runs in its own task, off the caller's thread.
+struct ImageLoadPipeline: Sendable {
+    let request: ImageLoadRequest
+    let failedURLs: FailedURLSet
+
+    /// A cache store to run after (or, with `waitStoreCache`, before) the result.
+    private struct StoreAction: Sendable {
+        let cache: any ImageCache
+        let image: WebImage?
+        let data: Data?
+        let key: String
+        let cacheType: ImageCacheType
+    }
+
+    /// Runs the stages; delivers the result (or error) exactly once through `deliver`, then
+    /// finishes the stores unless `waitStoreCache` made them run first.
+    func run(emit: @escaping ImageLoadEventHandler, deliver: (Result<ImageLoadResult, any Error>) -> Void) async {
+        let outcome: (ImageLoadResult, [StoreAction])
+        do {
+            outcome = try await stages(emit: emit)
+        } catch {
+            deliver(.failure(error))
+            return
+        }
+        let (result, stores) = outcome
+        if request.options.contains(.waitStoreCache) {
+            await perform(stores)
+            deliver(.success(result))
+        } else {
+            deliver(.success(result))
+            await perform(stores)
+        }
+    }
+
+    private func perform(_ stores: [StoreAction]) async {
+        for store in stores {
+            // A store failure never fails a load: the image is delivered, the cache reports.
+            try? await store.cache.store(store.image, data: store.data, forKey: store.key, options: request.options, context: request.context, cacheType: store.cacheType)
+        }
+    }
+
+    private func checkCancellation(_ stage: String) throws {
+        if Task.isCancelled {
+            throw WebImageError.cancelled("Operation cancelled by user during \(stage)", url: request.url)
+        }
+    }
+
+    private func result(_ image: WebImage?, data: Data?, cacheType: ImageCacheType, key: String? = nil) -> ImageLoadResult {
+        ImageLoadResult(image: image, data: data, cacheType: cacheType, url: request.url, cacheKey: key ?? request.key)
+    }
+
+    /// Whether a cache hit can serve the request: an image, or data when decoding is avoided.
+    private func isUsable(_ hit: ImageCacheResult) -> Bool {
+        hit.image != nil || (request.options.contains(.avoidDecodeImage) && hit.data != nil)
+    }
+
+    private func stages(emit: @escaping ImageLoadEventHandler) async throws -> (ImageLoadResult, [StoreAction]) {
+        let options = request.options
+        var cached: ImageCacheResult?
+
+        // 1. Cache query, and for a transformed request the original key.
+        if !options.contains(.fromLoaderOnly) {
+            if request.queryCacheType != .none {
+                let hit = await request.cache.queryImage(forKey: request.key, options: options, context: request.context, cacheType: request.queryCacheType)
+                try checkCancellation("querying the cache")
+                if let hit, isUsable(hit) { cached = hit }
+            }
+            if let cached, !options.contains(.refreshCached) {
+                return (result(cached.image, data: cached.data, cacheType: cached.cacheType), [])
+            }
+            if cached == nil, request.transformer != nil, request.originalKey != request.key, request.originalQueryCacheType != .none {
+                let original = await request.originalCache.queryImage(forKey: request.originalKey, options: options, context: request.context, cacheType: request.originalQueryCacheType)
+                try checkCancellation("querying the cache")
+                if let original, let image = original.image {
+                    let (output, transformed) = try transformIfAllowed(image)
+                    var stores: [StoreAction] = []
+                    if request.storeCacheType != .none {
+                        let data = transformed ? serializedData(for: output, originalData: nil) : (serializedData(for: output, originalData: original.data) ?? original.data)
+                        stores.append(StoreAction(cache: request.cache, image: output, data: data, key: request.key, cacheType: request.storeCacheType))
+                    }
+                    return (result(output, data: transformed ? nil : original.data, cacheType: original.cacheType), stores)
+                }
+            }
+        }
+
+        // 2. The loader.
+        if options.contains(.fromCacheOnly) {
+            if let cached { return (result(cached.image, data: cached.data, cacheType: cached.cacheType), []) }
+            throw WebImageError(.cacheMiss, "\(request.key) is not in the cache and fromCacheOnly forbids loading it", url: request.url)
+        }
+        var loaderContext = request.context
+        loaderContext.imageCacheKey = request.originalKey
+        guard request.loader.canRequestImage(for: request.url, options: options, context: loaderContext) else {
+            if let cached { return (result(cached.image, data: cached.data, cacheType: cached.cacheType), []) }
+            throw WebImageError(.unsupportedURL, "No image loader can request \(request.url.absoluteString)", url: request.url)
+        }
+        if let cached {
+            // refreshCached: show the cached image now, then ask the loader again.
+            emit(.cachedImage(result(cached.image, data: cached.data, cacheType: cached.cacheType)))
+            loaderContext.loaderCachedImage = cached.image
+        }
+        let loaded: ImageLoaderResult
+        do {
+            loaded = try await request.loader.requestImage(with: request.url, options: options, context: loaderContext) { event in
+                switch event {
+                case .progress(let received, let expected): emit(.progress(receivedBytes: received, expectedBytes: expected))
+                case .partialImage(let image): emit(.partialImage(image))
+                }
+            }
+        } catch {
+            if Task.isCancelled || WebImageError.isCancellation(error) {
+                throw WebImageError(.cancelled, "Operation cancelled by user during loading", underlyingError: error, url: request.url)
+            }
+            if let cached, (error as? WebImageError)?.code == .cacheNotModified {
+                // "Not modified": the cached image stands; the request ends without a new image.
+                return (result(cached.image, data: cached.data, cacheType: cached.cacheType), [])
+            }
+            if request.loader.shouldBlockFailedURL(request.url, error: error) {
+                failedURLs.insert(request.url)
+            }
+            if var error = error as? WebImageError {
+                if error.url == nil { error.url = request.url }
+                throw error
+            }
+            throw WebImageError(.loaderFailed, "The loader failed for \(request.url.absoluteString): \(error)", underlyingError: error, url: request.url)
+        }
+        try checkCancellation("loading")
+        if options.contains(.retryFailed) { failedURLs.remove(request.url) }
+
+        // 3. Validate, transform, store.
+        guard let image = loaded.image else {
+            if options.contains(.avoidDecodeImage), let data = loaded.data {
+                let store = StoreAction(cache: request.cache, image: nil, data: data, key: request.originalKey, cacheType: request.storeCacheType)
+                return (result(nil, data: data, cacheType: .none, key: request.originalKey), request.storeCacheType == .none ? [] : [store])
+            }
+            throw WebImageError(.badImageData, loaded.data == nil ? "Image data is nil" : "The loader delivered data but no image", url: request.url)
+        }
+        guard !image.pixelSize.isEmpty else {
+            throw WebImageError(.badImageData, "Downloaded image has 0 pixels", url: request.url)
+        }
+
+        var stores: [StoreAction] = []
+        let (output, transformed) = try transformIfAllowed(image)
+        try checkCancellation("transforming")
+        if transformed {
+            if request.originalStoreCacheType != .none {
+                let data = serializedData(for: image, originalData: loaded.data) ?? loaded.data
+                stores.append(StoreAction(cache: request.originalCache, image: image, data: data, key: request.originalKey, cacheType: request.originalStoreCacheType))
+            }
+            if request.storeCacheType != .none {
+                stores.append(StoreAction(cache: request.cache, image: output, data: serializedData(for: output, originalData: nil), key: request.key, cacheType: request.storeCacheType))
+            }
+            return (result(output, data: nil, cacheType: .none), stores)
+        }
+        if request.storeCacheType != .none {
+            let data = serializedData(for: image, originalData: loaded.data) ?? loaded.data
+            stores.append(StoreAction(cache: request.cache, image: image, data: data, key: request.key, cacheType: request.storeCacheType))
+        }
+        return (result(image, data: loaded.data, cacheType: .none), stores)
+    }
+
+    /// Applies the transformer unless the request has none or the image is animated (without
+    /// `transformAnimatedImage`) or vector (without `transformVectorImage`).
+    /// - Returns: The image and whether it was transformed.
+    private func transformIfAllowed(_ image: WebImage) throws -> (WebImage, Bool) {
+        guard let transformer = request.transformer else { return (image, false) }
+        if image.isAnimated, !request.options.contains(.transformAnimatedImage) { return (image, false) }
+        if image.metadata.contains(.vector), !request.options.contains(.transformVectorImage) { return (image, false) }
+        do {
+            var output = try transformer.transform(image, forKey: request.key)
+            output.metadata.insert(.transformed)
+            return (output, true)
+        } catch let error as WebImageError {
+            throw error.url == nil ? WebImageError(error.code, error.message, underlyingError: error.underlyingError, url: request.url) : error
+        } catch {
+            throw WebImageError(.transformFailed, "\(transformer.transformerKey) failed on \(request.url.absoluteString): \(error)", underlyingError: error, url: request.url)
+        }
+    }
+
+    private func serializedData(for image: WebImage, originalData: Data?) -> Data? {
+        request.serializer?.cacheData(for: image, originalData: originalData, url: request.url)
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// One request after validation, the options processor and key computation: everything the
+/// pipeline needs, with every part resolved (the context's override, else the manager's).
+struct ImageLoadRequest: Sendable {
+    let url: URL
+    let options: WebImageOptions
+    /// The request's context, with ``WebImageContext/imageCacheKey`` set to ``key``.
+    let context: WebImageContext
+    let cache: any ImageCache
+    let originalCache: any ImageCache
+    let loader: any ImageLoader
+    let transformer: (any ImageTransformer)?
+    let serializer: (any CacheSerializer)?
+    let key: String
+    let originalKey: String
+    let queryCacheType: ImageCacheType
+    let storeCacheType: ImageCacheType
+    let originalQueryCacheType: ImageCacheType
+    let originalStoreCacheType: ImageCacheType
+}
+
+/// What identifies the work of a request: requests with equal work keys share one load.
+struct LoadWorkKey: Hashable, Sendable {
+    let cacheKey: String
+    let options: UInt64
+    /// Identities of the cache, original cache, loader and coder instances.
+    let parts: [ObjectIdentifier?]
+    let cacheTypes: [ImageCacheType]
+    let scaleFactor: Double?
+    let scaleDownLimit: Int?
+    /// Set for a request that must not share its work with any other.
+    let unique: UInt64?
+}
