@@ -1,4 +1,3 @@
-import Synchronization
 
 /// An animated image whose frames are decoded on demand by an ``AnimatedImageProvider`` and
 /// kept in a bounded buffer (SDWebImage's `SDAnimatedImage`, with a memory bound it lacks).
@@ -38,7 +37,7 @@ public final class AnimatedImage: Sendable {
         var pinnedAll = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates an animated image over `provider`, decoding its first frame.
     /// - Parameter maxBufferBytes: The buffer bound (default ``defaultMaxBufferBytes``).

@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 /// A cache made of caches (SDWebImage's `SDImageCachesManager`), with a policy per operation
 /// that says which members take part and how.
@@ -35,7 +34,7 @@ public final class CachesManager: ImageCache {
     }
 
     private let list: RegistrationList<any ImageCache>
-    private let policies = Mutex(Policies())
+    private let policies = Locked(Policies())
 
     /// A manager with `caches`, in registration order (the last one is the highest).
     public init(_ caches: [any ImageCache] = []) {

@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 /// Loads images: cache query, load, decode, transform, store (SDWebImage's `SDWebImageManager`).
 ///
@@ -55,7 +54,7 @@ public final class ImageManager: Sendable {
         var transformer: (any ImageTransformer)?
     }
 
-    private let settings = Mutex(Settings())
+    private let settings = Locked(Settings())
     private let failedURLSet = FailedURLSet()
     let coordinator = LoadCoordinator()
 

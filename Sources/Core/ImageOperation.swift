@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A cancellable piece of running work: a cache query, a download, a whole image load. The
 /// one operation type that caches, loaders and the manager hand back to completion-handler
@@ -12,7 +11,7 @@ public final class ImageOperation: Sendable {
         var handlers: [@Sendable () -> Void] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A new, running operation.
     public init() {}

@@ -6,7 +6,7 @@ public import Foundation
 ///
 /// ```swift
 /// final class Thumbnail: ImageTarget {
-///     let shown = Mutex<WebImage?>(nil)
+///     let shown = Locked<WebImage?>(nil)
 ///     func display(_ image: WebImage?) { shown.withLock { $0 = image } }
 /// }
 /// thumbnail.setImage(with: url, placeholder: gray, manager: .shared)

@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 /// Warms the caches for a list of URLs (SDWebImage's `SDWebImagePrefetcher`): loads them at
 /// low priority through an ``ImageManager``, a few at a time.
@@ -16,8 +15,8 @@ public final class Prefetcher: Sendable {
     /// The context of every load.
     public let context: WebImageContext
 
-    private let running = Mutex<[UInt64: ImageOperation]>([:])
-    private let nextID = Mutex<UInt64>(0)
+    private let running = Locked<[UInt64: ImageOperation]>([:])
+    private let nextID = Locked<UInt64>(0)
 
     public init(manager: ImageManager, maxConcurrentPrefetchCount: Int = 3, options: WebImageOptions = [.lowPriority], context: WebImageContext = WebImageContext()) {
         self.manager = manager

@@ -1,4 +1,4 @@
-import Synchronization
+import WebImageCore
 
 /// A deterministic gate for async tests: tasks that call ``wait()`` suspend until ``open()``,
 /// and a test can wait until a given number of tasks have arrived at the gate.
@@ -14,7 +14,7 @@ public final class AsyncGate: Sendable {
         var nextID: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A closed gate (or an open one with `isOpen: true`).
     public init(isOpen: Bool = false) {

@@ -1,8 +1,8 @@
-import Synchronization
+import WebImageCore
 
 /// A thread-safe list of the calls a mock received, in order.
 public final class CallRecorder<Call: Sendable>: Sendable {
-    private let calls = Mutex<[Call]>([])
+    private let calls = Locked<[Call]>([])
 
     public init() {}
 

@@ -1,6 +1,5 @@
 public import Foundation
 public import WebImageCore
-import Synchronization
 
 /// An in-memory ``ImageCache`` that records its calls and can be scripted and suspended.
 ///
@@ -32,8 +31,8 @@ public final class MockImageCache: ImageCache {
     public let calls = CallRecorder<Call>()
     /// When set, every operation waits at this gate before it does anything.
     public let gate: AsyncGate?
-    private let state = Mutex(State())
-    private let storeErrorValue = Mutex<WebImageError?>(nil)
+    private let state = Locked(State())
+    private let storeErrorValue = Locked<WebImageError?>(nil)
 
     /// - Parameters:
     ///   - name: A name for messages.

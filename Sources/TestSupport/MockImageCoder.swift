@@ -1,6 +1,5 @@
 public import Foundation
 public import WebImageCore
-import Synchronization
 
 /// An ``ImageCoder`` that claims data starting with its magic bytes, records its calls, and
 /// can be scripted to fail. The images it decodes carry its name in
@@ -22,7 +21,7 @@ public final class MockImageCoder: ImageCoder {
     public let format: ImageFormat
     /// Every decode and encode, in order.
     public let calls = CallRecorder<Call>()
-    private let failure = Mutex<WebImageError?>(nil)
+    private let failure = Locked<WebImageError?>(nil)
 
     /// - Parameters:
     ///   - name: Written into decoded images' extended data.

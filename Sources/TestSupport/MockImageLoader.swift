@@ -1,6 +1,5 @@
 public import Foundation
 public import WebImageCore
-import Synchronization
 
 /// An ``ImageLoader`` that records its calls, answers from a script, and can be suspended at a
 /// gate so that a test holds a request in flight (coalescing, cancellation) with no sleeps.
@@ -37,7 +36,7 @@ public final class MockImageLoader: ImageLoader {
         var events: [ImageLoaderEvent] = []
         var blocksFailedURLs: Bool?
     }
-    private let script = Mutex(Script())
+    private let script = Locked(Script())
 
     /// - Parameters:
     ///   - name: A name for messages.

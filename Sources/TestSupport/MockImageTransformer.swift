@@ -1,6 +1,5 @@
 public import WebImageCore
 import Foundation
-import Synchronization
 
 /// An ``ImageTransformer`` that records its calls and marks its output: the result has the
 /// ``ImageMetadata/transformed`` flag and its key appended to ``WebImage/extendedData``.
@@ -19,7 +18,7 @@ public final class MockImageTransformer: ImageTransformer {
     public let transformerKey: String
     /// Every call, in order.
     public let calls = CallRecorder<Call>()
-    private let failure = Mutex<WebImageError?>(nil)
+    private let failure = Locked<WebImageError?>(nil)
 
     public init(key: String = "MockTransformer") {
         self.transformerKey = key

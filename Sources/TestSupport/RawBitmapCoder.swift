@@ -1,6 +1,5 @@
 public import Foundation
 public import WebImageCore
-import Synchronization
 
 extension ImageFormat {
     /// The test format of ``RawBitmapCoder``: a plug-in-defined format.
@@ -187,7 +186,7 @@ final class RawBitmapProvider: AnimatedImageProvider {
 /// Decodes the rows of frame 0 that have arrived; missing rows are transparent.
 final class RawBitmapIncrementalDecoder: IncrementalImageDecoder {
     private let options: ImageDecodeOptions
-    private let state = Mutex<(data: Data, finished: Bool)>((Data(), false))
+    private let state = Locked<(data: Data, finished: Bool)>((Data(), false))
 
     init(options: ImageDecodeOptions) {
         self.options = options

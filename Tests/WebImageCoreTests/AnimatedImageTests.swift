@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImageCore
 
@@ -16,7 +15,7 @@ import WebImageCore
         let loopCount: Int?
         /// Frames whose decoding throws ``WebImageError/Code/badImageData``.
         let failingFrames: Set<Int>
-        private let decodeCounts = Mutex<[Int: Int]>([:])
+        private let decodeCounts = Locked<[Int: Int]>([:])
 
         init(
             frameCount: Int,

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import TestSupport
-import Synchronization
 @testable import WebImageCore
 
 /// Deterministic coalescing and cancellation: the loader is held at a gate while the test
@@ -165,10 +164,10 @@ import Synchronization
 
 /// Calls `done` once after `count` ticks, from whichever thread ticks last.
 final class Countdown: Sendable {
-    private let remaining: Mutex<Int>
+    private let remaining: Locked<Int>
     private let done: @Sendable () -> Void
     init(_ count: Int, done: @escaping @Sendable () -> Void) {
-        remaining = Mutex(count)
+        remaining = Locked(count)
         self.done = done
     }
     func tick() {

@@ -1,13 +1,12 @@
-import Synchronization
 
 /// Delivers a completion exactly once: the first `deliver` wins, later ones are dropped.
 /// Used where a result and a cancellation race to complete the same request.
 final class CompletionOnce<Value: Sendable>: Sendable {
-    private let handler: Mutex<(@Sendable (Value) -> Void)?>
+    private let handler: Locked<(@Sendable (Value) -> Void)?>
     private let queue: CallbackQueue
 
     init(queue: CallbackQueue, _ handler: @escaping @Sendable (Value) -> Void) {
-        self.handler = Mutex(handler)
+        self.handler = Locked(handler)
         self.queue = queue
     }
 

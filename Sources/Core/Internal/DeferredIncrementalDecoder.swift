@@ -1,12 +1,11 @@
 import Foundation
-import Synchronization
 
 /// The incremental decoder of a ``CodersManager``: it cannot know the format before the first
 /// bytes arrive, so it picks its member coder then and forwards to that coder's decoder.
 final class DeferredIncrementalDecoder: IncrementalImageDecoder {
     private let options: ImageDecodeOptions
     private let pick: @Sendable (Data) -> (any ProgressiveImageCoder)?
-    private let inner = Mutex<(any IncrementalImageDecoder)?>(nil)
+    private let inner = Locked<(any IncrementalImageDecoder)?>(nil)
 
     init(options: ImageDecodeOptions, pick: @escaping @Sendable (Data) -> (any ProgressiveImageCoder)?) {
         self.options = options

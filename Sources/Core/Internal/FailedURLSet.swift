@@ -1,9 +1,8 @@
 import Foundation
-import Synchronization
 
 /// The URLs that failed in a way that blocks them (SDWebImage's `failedURLs`).
 final class FailedURLSet: Sendable {
-    private let urls = Mutex<Set<URL>>([])
+    private let urls = Locked<Set<URL>>([])
 
     func contains(_ url: URL) -> Bool { urls.withLock { $0.contains(url) } }
     func insert(_ url: URL) { urls.withLock { _ = $0.insert(url) } }

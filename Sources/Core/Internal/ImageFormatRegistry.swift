@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The table of known formats: the built-ins, then plug-in registrations.
 final class ImageFormatRegistry: Sendable {
@@ -9,7 +8,7 @@ final class ImageFormatRegistry: Sendable {
         var descriptors: [ImageFormatDescriptor]
     }
 
-    private let state = Mutex(State(descriptors: ImageFormatRegistry.builtIns))
+    private let state = Locked(State(descriptors: ImageFormatRegistry.builtIns))
 
     private static let builtIns: [ImageFormatDescriptor] = [
         ImageFormatDescriptor(format: .jpeg, fileExtensions: ["jpg", "jpeg", "jpe", "jfif"], mimeTypes: ["image/jpeg", "image/jpg", "image/pjpeg"]),

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The running load of each (target, operation key), and the URL each target shows: the
 /// Linux stand-in for the associated objects `UIImageView+WebCache` keeps on a view.
@@ -21,7 +20,7 @@ final class ImageTargetRegistry: Sendable {
         let url: URL?
     }
 
-    private let entries = Mutex<[Key: Entry]>([:])
+    private let entries = Locked<[Key: Entry]>([:])
 
     /// Records `operation` for `key`, returning the operation it replaces (to cancel).
     func replace(_ key: Key, with operation: ImageOperation, url: URL?) -> ImageOperation? {

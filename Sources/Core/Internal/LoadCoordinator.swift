@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Coalescing of the manager's loads: requests with the same ``LoadWorkKey`` share one run of
 /// the pipeline. Each requester is a subscriber with a continuation; the run broadcasts
@@ -44,7 +43,7 @@ final class LoadCoordinator: Sendable {
         case started(generation: UInt64)
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A new identifier, for subscribers and unique work keys.
     func makeID() -> UInt64 {

@@ -1,9 +1,8 @@
-import Synchronization
 
 /// Links an operation to its own completion handler, which may run before the code that
 /// created the operation has recorded it.
 final class OperationHolder: Sendable {
-    private let state = Mutex<(operation: ImageOperation?, finished: Bool)>((nil, false))
+    private let state = Locked<(operation: ImageOperation?, finished: Bool)>((nil, false))
 
     /// Records the operation; returns `true` if its completion already ran.
     func set(_ operation: ImageOperation) -> Bool {

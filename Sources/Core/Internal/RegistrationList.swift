@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The member list of a composite manager: ordered by registration, safe to change from any
 /// thread while it is being used. Readers take a snapshot and call members with no lock held.
@@ -13,7 +12,7 @@ final class RegistrationList<Member: Sendable>: Sendable {
         var nextID: UInt64 = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(_ members: [Member]) {
         var initial = State()
@@ -21,7 +20,7 @@ final class RegistrationList<Member: Sendable>: Sendable {
             initial.entries.append(Entry(id: initial.nextID, member: member))
             initial.nextID += 1
         }
-        state = Mutex(initial)
+        state = Locked(initial)
     }
 
     /// Members in registration order (first added first).
