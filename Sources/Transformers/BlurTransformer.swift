@@ -1,0 +1,72 @@
+public import WebImageCore
+
+/// Blurs an image with a Gaussian (SDWebImage's `SDImageBlurTransformer`).
+///
+/// - ``radius`` is the Gaussian's standard deviation in pixels (as in Core Image's
+///   `CIGaussianBlur` and Pillow's `GaussianBlur`), rounded to six decimals; 0 leaves the pixels
+///   unchanged. At most ``maximumRadius``.
+/// - Below radius 3 the blur is a direct separable convolution with the sampled Gaussian
+///   (normalized, truncated at 4 standard deviations): a true Gaussian.
+/// - From radius 3 up it is three extended box blurs per direction (Gwosdek et al. 2011), whose
+///   variance equals the Gaussian's exactly and whose cost does not depend on the radius.
+///   Tolerance: in each direction the response to a single pixel differs from the normalized
+///   sampled Gaussian by at most 0.008 of the total weight (0.005 from radius 5, 0.0025 from
+///   radius 10; checked numerically over radii 3...1000 in steps of 0.005 to 0.1), so on
+///   8-bit images the result is within one or two levels of a true Gaussian blur.
+/// - Colors are blurred premultiplied by alpha, so transparent pixels do not darken opaque
+///   neighbours (no halo); fully transparent output pixels are `(0, 0, 0, 0)`.
+/// - Edges are mirrored, which keeps the mean of the image (up to 8-bit rounding).
+///
+/// The scale factor, format and metadata are kept, ``ImageMetadata/transformed`` is added, and
+/// every frame of an animated image is blurred.
+///
+/// Key: `BlurTransformer(radius)`: `BlurTransformer(10.000000)`.
+///
+/// Thread-safety: an immutable value; use it from any thread.
+public struct BlurTransformer: ImageTransformer, Hashable {
+    /// The largest radius accepted: 1000 pixels (more is indistinguishable from the mean color
+    /// on any image a device shows, and would only cost padding memory).
+    public static let maximumRadius = 1000.0
+
+    /// From this radius up the blur is three extended boxes; below it, a direct convolution.
+    static let boxThreshold = 3.0
+
+    /// The Gaussian's standard deviation in pixels, rounded to six decimals.
+    public let radius: Double
+
+    /// - Parameter radius: The standard deviation in pixels, 0...``maximumRadius`` (checked
+    ///   when transforming).
+    public init(radius: Double) {
+        self.radius = TransformerKeyFormat.quantize(radius)
+    }
+
+    /// `BlurTransformer(radius)`.
+    public var transformerKey: String {
+        TransformerKeyFormat.key("BlurTransformer", [TransformerKeyFormat.format(radius)])
+    }
+
+    /// Blurs every frame of `image`.
+    /// - Throws: ``WebImageError/Code/invalidArgument`` for a radius outside 0...``maximumRadius``.
+    public func transform(_ image: WebImage, forKey key: String) throws -> WebImage {
+        guard radius.isFinite, radius >= 0, radius <= Self.maximumRadius else {
+            throw WebImageError(.invalidArgument, "\(transformerKey): the radius \(radius) is outside 0...\(Self.maximumRadius) (key \(key))")
+        }
+        guard radius > 0 else {
+            return try image.mappingFrames(transformerKey: transformerKey) { $0 }
+        }
+        if radius < Self.boxThreshold {
+            let kernel = DirectGaussianBlur(sigma: radius)
+            return try image.mappingFrames(transformerKey: transformerKey) { try kernel.apply(to: $0) }
+        }
+        let kernel = GaussianBlurKernel(sigma: radius)
+        return try image.mappingFrames(transformerKey: transformerKey) { try kernel.apply(to: $0) }
+    }
+}
+
+extension ImageTransformer where Self == BlurTransformer {
+    /// A ``BlurTransformer``: `.blur(radius: 10)`.
+    /// - Parameter radius: The Gaussian's standard deviation in pixels.
+    public static func blur(radius: Double) -> BlurTransformer {
+        BlurTransformer(radius: radius)
+    }
+}

@@ -1,0 +1,49 @@
+public import WebImageCore
+
+/// Mirrors an image left-right and/or top-bottom, exactly (SDWebImage's `SDImageFlippingTransformer`).
+///
+/// With neither flag the pixels are unchanged (the image is still marked transformed).
+/// The scale factor, format and metadata are kept, ``ImageMetadata/transformed`` is added, and
+/// every frame of an animated image is flipped.
+///
+/// Key: `FlippingTransformer(horizontal,vertical)` with `1`/`0` flags, as SDWebImage spells it:
+/// `FlippingTransformer(1,0)` mirrors left-right.
+///
+/// Thread-safety: an immutable value; use it from any thread.
+public struct FlippingTransformer: ImageTransformer, Hashable {
+    /// Whether to mirror left-right.
+    public let horizontal: Bool
+    /// Whether to mirror top-bottom.
+    public let vertical: Bool
+
+    /// - Parameters:
+    ///   - horizontal: Mirror left-right. Default `false`.
+    ///   - vertical: Mirror top-bottom. Default `false`.
+    public init(horizontal: Bool = false, vertical: Bool = false) {
+        self.horizontal = horizontal
+        self.vertical = vertical
+    }
+
+    /// `FlippingTransformer(h,v)`.
+    public var transformerKey: String {
+        TransformerKeyFormat.key("FlippingTransformer", [TransformerKeyFormat.format(horizontal), TransformerKeyFormat.format(vertical)])
+    }
+
+    /// Flips every frame of `image`.
+    public func transform(_ image: WebImage, forKey key: String) throws -> WebImage {
+        try image.mappingFrames(transformerKey: transformerKey) { bitmap in
+            guard horizontal || vertical else { return bitmap }
+            return try BitmapOperations.flip(bitmap, horizontal: horizontal, vertical: vertical)
+        }
+    }
+}
+
+extension ImageTransformer where Self == FlippingTransformer {
+    /// A ``FlippingTransformer``: `.flip(horizontal: true)`.
+    /// - Parameters:
+    ///   - horizontal: Mirror left-right. Default `false`.
+    ///   - vertical: Mirror top-bottom. Default `false`.
+    public static func flip(horizontal: Bool = false, vertical: Bool = false) -> FlippingTransformer {
+        FlippingTransformer(horizontal: horizontal, vertical: vertical)
+    }
+}

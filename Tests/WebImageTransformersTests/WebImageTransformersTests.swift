@@ -1,2 +1,0 @@
-// Tests of WebImageTransformers arrive with its issue (issue 7).
-import Testing
