@@ -27,7 +27,12 @@ let package = Package(
     ],
     targets: [
         .target(name: "WebImageCore", path: "Sources/Core", swiftSettings: strictSettings),
-        .target(name: "WebImageCoders", dependencies: ["WebImageCore"], path: "Sources/Coders", swiftSettings: strictSettings),
+        .target(name: "WebImageCoders", dependencies: ["WebImageCore", "CJPEGShim", "CZlib"], path: "Sources/Coders", swiftSettings: strictSettings),
+        // System libraries of the coders (headers in /usr/include; .ci/run installs the Debian packages).
+        .systemLibrary(name: "CJPEG", path: "Sources/CJPEG"),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        // The setjmp-based error exit of libjpeg and its warnings, kept on the C side.
+        .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Sources/CJPEGShim", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "WebImageCaches", dependencies: ["WebImageCore"], path: "Sources/Caches", swiftSettings: strictSettings),
         .target(name: "WebImageLoaders", dependencies: ["WebImageCore"], path: "Sources/Loaders", swiftSettings: strictSettings),
         .target(name: "WebImageTransformers", dependencies: ["WebImageCore"], path: "Sources/Transformers", swiftSettings: strictSettings),

@@ -1,0 +1,104 @@
+// A small C layer over libjpeg-turbo for WebImageCoders.
+//
+// libjpeg reports fatal errors by calling error_exit, which must not return; the only safe way
+// out from Swift's point of view is a longjmp back into C. Every function here sets its own
+// setjmp point before it calls libjpeg, so a corrupt file becomes an error code and a message,
+// never an exit() or a jump through Swift frames. Warnings are counted and kept (the last
+// message) instead of being printed to stderr.
+#ifndef WI_JPEG_H
+#define WI_JPEG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Result codes of the decoder functions.
+enum {
+    WI_JPEG_OK = 0,
+    /// libjpeg raised an error; see wi_jpeg_decoder_message.
+    WI_JPEG_ERROR = -1,
+    /// The data ended before the image data started (header incomplete).
+    WI_JPEG_TRUNCATED_HEADER = -2,
+    /// The image's dimensions are over libjpeg's own limit (65500 per side).
+    WI_JPEG_TOO_LARGE = -3,
+};
+
+/// The colour model of the file's pixels (jpeg_color_space).
+enum {
+    WI_JPEG_COLOR_UNKNOWN = 0,
+    WI_JPEG_COLOR_GRAY = 1,
+    WI_JPEG_COLOR_RGB = 2,
+    WI_JPEG_COLOR_YCBCR = 3,
+    WI_JPEG_COLOR_CMYK = 4,
+    WI_JPEG_COLOR_YCCK = 5,
+};
+
+/// What the header says.
+typedef struct wi_jpeg_info {
+    int width;
+    int height;
+    int components;
+    int color_space;
+    /// Whether the file is progressive (multi-scan).
+    int progressive;
+    /// Whether an Adobe APP14 marker was seen (CMYK data is then stored inverted).
+    int saw_adobe_marker;
+    /// The first APP1 "Exif\0\0" marker's payload after the 6-byte signature, or NULL.
+    const uint8_t *exif;
+    size_t exif_length;
+    /// The first APP1 XMP packet (after "http://ns.adobe.com/xap/1.0/\0"), or NULL.
+    const uint8_t *xmp;
+    size_t xmp_length;
+} wi_jpeg_info;
+
+/// One decode of one JPEG stream held in memory. Not thread-safe; use one per decode.
+typedef struct wi_jpeg_decoder wi_jpeg_decoder;
+
+/// A new decoder over `length` bytes at `data`. The bytes must stay valid until destroy.
+/// Returns NULL if memory is short.
+wi_jpeg_decoder *wi_jpeg_decoder_create(const uint8_t *data, size_t length, int max_scans);
+void wi_jpeg_decoder_destroy(wi_jpeg_decoder *decoder);
+
+/// Reads the header (and keeps the first EXIF marker).
+int wi_jpeg_decoder_read_header(wi_jpeg_decoder *decoder, wi_jpeg_info *info);
+
+/// Starts decompression at scale `scale_eighths`/8 (1...8). `fast` trades quality for speed
+/// (fast integer IDCT, no fancy upsampling): used when the output is resampled afterwards.
+/// Output is 4 bytes per pixel: RGBA (alpha 255) or, for CMYK and YCCK files, CMYK.
+/// `out_width`/`out_height` receive the output size.
+int wi_jpeg_decoder_start(wi_jpeg_decoder *decoder, int scale_eighths, int fast, int *out_width, int *out_height);
+
+/// Reads up to `max_rows` rows into `destination` (rows `stride` bytes apart).
+/// `rows_read` receives how many were read.
+int wi_jpeg_decoder_read_rows(wi_jpeg_decoder *decoder, uint8_t *destination, size_t stride, int max_rows, int *rows_read);
+
+/// Whether the data ran out (libjpeg was given a fake end-of-image marker).
+int wi_jpeg_decoder_data_exhausted(const wi_jpeg_decoder *decoder);
+/// The output row from which rows are filler because the entropy-coded data was cut short while
+/// rows were being produced; -1 if the data did not run out during output (a progressive file
+/// whose scans were consumed before output: every row holds the scans received), or if only
+/// markers after the last scan (such as EOI) were missing.
+long wi_jpeg_decoder_exhausted_row(const wi_jpeg_decoder *decoder);
+/// How many warnings libjpeg raised (corrupt data it worked around).
+int wi_jpeg_decoder_warning_count(const wi_jpeg_decoder *decoder);
+/// The last error or warning message ("" if none). Valid until the next call.
+const char *wi_jpeg_decoder_message(const wi_jpeg_decoder *decoder);
+
+/// Encodes `height` rows of 4-byte RGBX pixels (the fourth byte is ignored) as a baseline
+/// (or progressive) JPEG with 4:2:0 chroma subsampling at `quality` (1...100).
+/// On success returns WI_JPEG_OK and a malloc'ed buffer in `*output` (free with
+/// wi_jpeg_free); on failure WI_JPEG_ERROR and a message in `message`.
+int wi_jpeg_encode(const uint8_t *pixels, int width, int height, size_t stride, int quality, int progressive,
+                   int grayscale, uint8_t **output, size_t *output_length, char *message, size_t message_capacity);
+
+/// Frees a buffer from wi_jpeg_encode.
+void wi_jpeg_free(uint8_t *buffer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,330 @@
+// See include/wi_jpeg.h. Every exported function that calls into libjpeg sets a setjmp point
+// first; error_exit formats the message and longjmps back there.
+#include "wi_jpeg.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jpeglib.h>
+#include <jerror.h>
+
+struct wi_jpeg_error_manager {
+    struct jpeg_error_mgr pub;
+    jmp_buf jump;
+    int warnings;
+    int too_large;
+    char message[JMSG_LENGTH_MAX + 64];
+};
+
+struct wi_jpeg_decoder {
+    struct jpeg_decompress_struct cinfo;
+    struct wi_jpeg_error_manager error;
+    struct jpeg_source_mgr source;
+    struct jpeg_progress_mgr progress;
+    const uint8_t *data;
+    size_t length;
+    int max_scans;
+    int exhausted;
+    int short_data;
+    int output_started;
+    long exhausted_row;
+    JOCTET fake_eoi[2];
+};
+
+// MARK: errors and warnings
+
+static void wi_error_exit(j_common_ptr cinfo) {
+    struct wi_jpeg_error_manager *error = (struct wi_jpeg_error_manager *)cinfo->err;
+    if (error->pub.msg_code == JERR_IMAGE_TOO_BIG || error->pub.msg_code == JERR_WIDTH_OVERFLOW) {
+        error->too_large = 1;
+    }
+    (*cinfo->err->format_message)(cinfo, error->message);
+    longjmp(error->jump, 1);
+}
+
+static void wi_emit_message(j_common_ptr cinfo, int level) {
+    struct wi_jpeg_error_manager *error = (struct wi_jpeg_error_manager *)cinfo->err;
+    if (level < 0 && cinfo->is_decompressor) {
+        struct wi_jpeg_decoder *decoder = (struct wi_jpeg_decoder *)cinfo->client_data;
+        if (decoder != NULL && decoder->exhausted && error->pub.msg_code != JWRN_JPEG_EOF) {
+            // Entropy-coded data was cut short: the rows from the exhaustion point on are filler.
+            decoder->short_data = 1;
+        }
+    }
+    if (level < 0) {
+        // A warning: corrupt data libjpeg works around. Keep the first message, never print.
+        if (error->warnings == 0) {
+            (*cinfo->err->format_message)(cinfo, error->message);
+        }
+        error->warnings += 1;
+    }
+    // level >= 0 is trace output: ignored.
+}
+
+static void wi_output_message(j_common_ptr cinfo) {
+    struct wi_jpeg_error_manager *error = (struct wi_jpeg_error_manager *)cinfo->err;
+    (*cinfo->err->format_message)(cinfo, error->message);
+}
+
+static void wi_install_error_manager(struct wi_jpeg_error_manager *error) {
+    jpeg_std_error(&error->pub);
+    error->pub.error_exit = wi_error_exit;
+    error->pub.emit_message = wi_emit_message;
+    error->pub.output_message = wi_output_message;
+    error->warnings = 0;
+    error->too_large = 0;
+    error->message[0] = 0;
+}
+
+// MARK: the in-memory source that remembers where the data ran out
+
+static void wi_init_source(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static boolean wi_fill_input_buffer(j_decompress_ptr cinfo) {
+    struct wi_jpeg_decoder *decoder = (struct wi_jpeg_decoder *)cinfo->client_data;
+    if (!decoder->exhausted) {
+        decoder->exhausted = 1;
+        decoder->exhausted_row = decoder->output_started ? (long)cinfo->output_scanline : -1;
+    }
+    // Like jpeg_mem_src: insert a fake EOI so that libjpeg finishes with what it has.
+    WARNMS(cinfo, JWRN_JPEG_EOF);
+    decoder->fake_eoi[0] = (JOCTET)0xFF;
+    decoder->fake_eoi[1] = (JOCTET)JPEG_EOI;
+    cinfo->src->next_input_byte = decoder->fake_eoi;
+    cinfo->src->bytes_in_buffer = 2;
+    return TRUE;
+}
+
+static void wi_skip_input_data(j_decompress_ptr cinfo, long count) {
+    struct jpeg_source_mgr *source = cinfo->src;
+    if (count <= 0) return;
+    while (count > (long)source->bytes_in_buffer) {
+        count -= (long)source->bytes_in_buffer;
+        (void)(*source->fill_input_buffer)(cinfo);
+    }
+    source->next_input_byte += (size_t)count;
+    source->bytes_in_buffer -= (size_t)count;
+}
+
+static void wi_term_source(j_decompress_ptr cinfo) { (void)cinfo; }
+
+// MARK: scan limit (a crafted progressive file with thousands of scans is a CPU bomb)
+
+static void wi_progress_monitor(j_common_ptr cinfo) {
+    if (!cinfo->is_decompressor) return;
+    j_decompress_ptr dinfo = (j_decompress_ptr)cinfo;
+    struct wi_jpeg_decoder *decoder = (struct wi_jpeg_decoder *)dinfo->client_data;
+    if (decoder->max_scans > 0 && dinfo->input_scan_number > decoder->max_scans) {
+        snprintf(decoder->error.message, sizeof decoder->error.message,
+                 "the progressive JPEG has more than %d scans", decoder->max_scans);
+        longjmp(decoder->error.jump, 1);
+    }
+}
+
+// MARK: decoder
+
+wi_jpeg_decoder *wi_jpeg_decoder_create(const uint8_t *data, size_t length, int max_scans) {
+    struct wi_jpeg_decoder *decoder = calloc(1, sizeof *decoder);
+    if (decoder == NULL) return NULL;
+    decoder->data = data;
+    decoder->length = length;
+    decoder->max_scans = max_scans;
+    decoder->exhausted_row = -1;
+    wi_install_error_manager(&decoder->error);
+    decoder->cinfo.err = &decoder->error.pub;
+    if (setjmp(decoder->error.jump)) {
+        jpeg_destroy_decompress(&decoder->cinfo);
+        free(decoder);
+        return NULL;
+    }
+    jpeg_create_decompress(&decoder->cinfo);
+    decoder->cinfo.client_data = decoder;
+    decoder->source.init_source = wi_init_source;
+    decoder->source.fill_input_buffer = wi_fill_input_buffer;
+    decoder->source.skip_input_data = wi_skip_input_data;
+    decoder->source.resync_to_restart = jpeg_resync_to_restart;
+    decoder->source.term_source = wi_term_source;
+    decoder->source.next_input_byte = (const JOCTET *)data;
+    decoder->source.bytes_in_buffer = length;
+    decoder->cinfo.src = &decoder->source;
+    decoder->progress.progress_monitor = wi_progress_monitor;
+    decoder->cinfo.progress = &decoder->progress;
+    return decoder;
+}
+
+void wi_jpeg_decoder_destroy(wi_jpeg_decoder *decoder) {
+    if (decoder == NULL) return;
+    if (setjmp(decoder->error.jump) == 0) {
+        jpeg_destroy_decompress(&decoder->cinfo);
+    }
+    free(decoder);
+}
+
+static int wi_failure(wi_jpeg_decoder *decoder) {
+    return decoder->error.too_large ? WI_JPEG_TOO_LARGE : WI_JPEG_ERROR;
+}
+
+int wi_jpeg_decoder_read_header(wi_jpeg_decoder *decoder, wi_jpeg_info *info) {
+    memset(info, 0, sizeof *info);
+    if (setjmp(decoder->error.jump)) {
+        return decoder->exhausted ? WI_JPEG_TRUNCATED_HEADER : wi_failure(decoder);
+    }
+    jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 1, 0xFFFF);
+    int status = jpeg_read_header(&decoder->cinfo, TRUE);
+    if (status != JPEG_HEADER_OK) {
+        snprintf(decoder->error.message, sizeof decoder->error.message, "no image in the JPEG stream");
+        return decoder->exhausted ? WI_JPEG_TRUNCATED_HEADER : WI_JPEG_ERROR;
+    }
+    if (decoder->exhausted) {
+        // The fake EOI came before the first scan's data.
+        return WI_JPEG_TRUNCATED_HEADER;
+    }
+    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    info->width = (int)cinfo->image_width;
+    info->height = (int)cinfo->image_height;
+    info->components = cinfo->num_components;
+    switch (cinfo->jpeg_color_space) {
+    case JCS_GRAYSCALE: info->color_space = WI_JPEG_COLOR_GRAY; break;
+    case JCS_RGB: info->color_space = WI_JPEG_COLOR_RGB; break;
+    case JCS_YCbCr: info->color_space = WI_JPEG_COLOR_YCBCR; break;
+    case JCS_CMYK: info->color_space = WI_JPEG_COLOR_CMYK; break;
+    case JCS_YCCK: info->color_space = WI_JPEG_COLOR_YCCK; break;
+    default: info->color_space = WI_JPEG_COLOR_UNKNOWN; break;
+    }
+    info->progressive = jpeg_has_multiple_scans(cinfo) ? 1 : 0;
+    info->saw_adobe_marker = cinfo->saw_Adobe_marker ? 1 : 0;
+    static const char xmp_signature[] = "http://ns.adobe.com/xap/1.0/";  // followed by a NUL
+    for (jpeg_saved_marker_ptr marker = cinfo->marker_list; marker != NULL; marker = marker->next) {
+        if (marker->marker != JPEG_APP0 + 1) continue;
+        if (info->exif == NULL && marker->data_length >= 6 && memcmp(marker->data, "Exif\0\0", 6) == 0) {
+            info->exif = marker->data + 6;
+            info->exif_length = marker->data_length - 6;
+        } else if (info->xmp == NULL && marker->data_length >= sizeof xmp_signature &&
+                   memcmp(marker->data, xmp_signature, sizeof xmp_signature) == 0) {
+            info->xmp = marker->data + sizeof xmp_signature;
+            info->xmp_length = marker->data_length - sizeof xmp_signature;
+        }
+    }
+    return WI_JPEG_OK;
+}
+
+int wi_jpeg_decoder_start(wi_jpeg_decoder *decoder, int scale_eighths, int fast, int *out_width, int *out_height) {
+    if (setjmp(decoder->error.jump)) {
+        return wi_failure(decoder);
+    }
+    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    if (cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK) {
+        cinfo->out_color_space = JCS_CMYK;
+    } else {
+        cinfo->out_color_space = JCS_EXT_RGBA;
+    }
+    if (scale_eighths < 1) scale_eighths = 1;
+    if (scale_eighths > 8) scale_eighths = 8;
+    cinfo->scale_num = (unsigned int)scale_eighths;
+    cinfo->scale_denom = 8;
+    if (fast) {
+        cinfo->dct_method = JDCT_IFAST;
+        cinfo->do_fancy_upsampling = FALSE;
+    }
+    jpeg_calc_output_dimensions(cinfo);
+    *out_width = (int)cinfo->output_width;
+    *out_height = (int)cinfo->output_height;
+    // For a progressive file this consumes every scan that has arrived.
+    (void)jpeg_start_decompress(cinfo);
+    decoder->output_started = 1;
+    *out_width = (int)cinfo->output_width;
+    *out_height = (int)cinfo->output_height;
+    return WI_JPEG_OK;
+}
+
+int wi_jpeg_decoder_read_rows(wi_jpeg_decoder *decoder, uint8_t *destination, size_t stride, int max_rows, int *rows_read) {
+    *rows_read = 0;
+    if (setjmp(decoder->error.jump)) {
+        return wi_failure(decoder);
+    }
+    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    enum { BATCH = 16 };
+    JSAMPROW rows[BATCH];
+    int done = 0;
+    while (done < max_rows && cinfo->output_scanline < cinfo->output_height) {
+        int batch = max_rows - done;
+        if (batch > BATCH) batch = BATCH;
+        for (int i = 0; i < batch; i++) {
+            rows[i] = (JSAMPROW)(destination + (size_t)(done + i) * stride);
+        }
+        JDIMENSION got = jpeg_read_scanlines(cinfo, rows, (JDIMENSION)batch);
+        if (got == 0) break;
+        done += (int)got;
+        *rows_read = done;
+    }
+    return WI_JPEG_OK;
+}
+
+int wi_jpeg_decoder_data_exhausted(const wi_jpeg_decoder *decoder) { return decoder->exhausted; }
+
+long wi_jpeg_decoder_exhausted_row(const wi_jpeg_decoder *decoder) {
+    return decoder->short_data ? decoder->exhausted_row : -1;
+}
+
+int wi_jpeg_decoder_warning_count(const wi_jpeg_decoder *decoder) { return decoder->error.warnings; }
+
+const char *wi_jpeg_decoder_message(const wi_jpeg_decoder *decoder) { return decoder->error.message; }
+
+// MARK: encoder
+
+struct wi_jpeg_encoder {
+    struct jpeg_compress_struct cinfo;
+    struct wi_jpeg_error_manager error;
+    unsigned char *buffer;
+    unsigned long length;
+};
+
+int wi_jpeg_encode(const uint8_t *pixels, int width, int height, size_t stride, int quality, int progressive,
+                   int grayscale, uint8_t **output, size_t *output_length, char *message, size_t message_capacity) {
+    *output = NULL;
+    *output_length = 0;
+    if (message_capacity > 0) message[0] = 0;
+    // volatile: read after a longjmp.
+    struct wi_jpeg_encoder *volatile encoder = calloc(1, sizeof(struct wi_jpeg_encoder));
+    if (encoder == NULL) {
+        snprintf(message, message_capacity, "out of memory");
+        return WI_JPEG_ERROR;
+    }
+    wi_install_error_manager(&encoder->error);
+    encoder->cinfo.err = &encoder->error.pub;
+    if (setjmp(encoder->error.jump)) {
+        snprintf(message, message_capacity, "%s", encoder->error.message);
+        jpeg_destroy_compress(&encoder->cinfo);
+        free(encoder->buffer);
+        free(encoder);
+        return WI_JPEG_ERROR;
+    }
+    jpeg_create_compress(&encoder->cinfo);
+    jpeg_mem_dest(&encoder->cinfo, &encoder->buffer, &encoder->length);
+    struct jpeg_compress_struct *cinfo = &encoder->cinfo;
+    cinfo->image_width = (JDIMENSION)width;
+    cinfo->image_height = (JDIMENSION)height;
+    cinfo->input_components = 4;
+    cinfo->in_color_space = JCS_EXT_RGBX;
+    jpeg_set_defaults(cinfo);
+    if (grayscale) jpeg_set_colorspace(cinfo, JCS_GRAYSCALE);
+    if (quality < 1) quality = 1;
+    if (quality > 100) quality = 100;
+    jpeg_set_quality(cinfo, quality, TRUE);
+    if (progressive) jpeg_simple_progression(cinfo);
+    jpeg_start_compress(cinfo, TRUE);
+    while (cinfo->next_scanline < cinfo->image_height) {
+        JSAMPROW row = (JSAMPROW)(pixels + (size_t)cinfo->next_scanline * stride);
+        (void)jpeg_write_scanlines(cinfo, &row, 1);
+    }
+    jpeg_finish_compress(cinfo);
+    *output = encoder->buffer;
+    *output_length = (size_t)encoder->length;
+    encoder->buffer = NULL;
+    jpeg_destroy_compress(cinfo);
+    free(encoder);
+    return WI_JPEG_OK;
+}
+
+void wi_jpeg_free(uint8_t *buffer) { free(buffer); }

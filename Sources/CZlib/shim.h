@@ -1,0 +1,2 @@
+// System zlib (Debian: zlib1g-dev).
+#include <zlib.h>

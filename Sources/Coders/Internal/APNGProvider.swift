@@ -1,0 +1,94 @@
+import Foundation
+import WebImageCore
+
+/// Random access to the frames of an APNG (or a PNG seen as one frame): parses the chunks once,
+/// then decodes and composites frames on demand (dispose none / background / previous,
+/// blend source / over).
+///
+/// Thread-safety: the canvas sits in a `Locked` (Core's mutex); frames are rendered under it (only this
+/// provider's own code runs there), so concurrent callers take turns.
+final class APNGProvider: AnimatedImageProvider {
+    let animatedImageData: Data
+    let format = ImageFormat.png
+    let pixelSize: PixelSize
+    let canvasSize: PixelSize
+    let frameCount: Int
+    let loopCount: Int?
+    let hasAlpha: Bool
+    private let file: PNGFile
+    private let frames: [PNGFile.Frame]
+    let layouts: [AnimationFrameLayout]
+    private let canvas: Locked<AnimationCanvas>
+
+    /// - Parameter firstFrameOnly: Expose only the first frame.
+    init(data: Data, options: ImageDecodeOptions) throws {
+        let file = try data.withUnsafeBytes { try PNGDecoding.parse($0, options: options) }
+        let canvasSize = PixelSize(width: file.header.width, height: file.header.height)
+        var frames = file.frames
+        if frames.isEmpty {
+            guard !file.imageData.isEmpty else {
+                throw WebImageError(.badImageData, "PNG data of \(data.count) bytes has no image data")
+            }
+            let whole = PNGFile.FrameControl(width: canvasSize.width, height: canvasSize.height, x: 0, y: 0,
+                                             delayNumerator: 0, delayDenominator: 0, dispose: 0, blend: 0)
+            frames = [PNGFile.Frame(control: whole, data: file.imageData)]
+        }
+        if options.firstFrameOnly { frames = [frames[0]] }
+        var layouts: [AnimationFrameLayout] = []
+        var coversAll = true
+        for (index, frame) in frames.enumerated() {
+            let control = frame.control
+            let full = control.x == 0 && control.y == 0 && control.width == canvasSize.width && control.height == canvasSize.height
+            if index == 0 && !full { coversAll = false }
+            let denominator = control.delayDenominator == 0 ? 100 : control.delayDenominator
+            let disposal: AnimationFrameLayout.Disposal = switch control.dispose {
+            case 1: .background
+            case 2: .previous
+            default: .none
+            }
+            let replaces = control.blend == 0 || !file.hasTransparency
+            layouts.append(AnimationFrameLayout(
+                x: control.x, y: control.y, width: control.width, height: control.height,
+                disposal: disposal, blendOver: control.blend == 1, isKeyframe: index == 0 || (full && replaces),
+                duration: frames.count == 1 ? 0 : FrameDuration.normalized(Double(control.delayNumerator) / Double(denominator))
+            ))
+        }
+        self.animatedImageData = data
+        self.file = file
+        self.frames = frames
+        self.layouts = layouts
+        self.canvasSize = canvasSize
+        self.frameCount = frames.count
+        self.loopCount = frames.count > 1 ? file.numPlays : nil
+        self.hasAlpha = file.hasTransparency || !coversAll || layouts.contains { $0.disposal == .background && $0.width * $0.height != canvasSize.width * canvasSize.height }
+        self.pixelSize = options.targetPixelSize(for: canvasSize, frameCount: frames.count)
+        self.canvas = Locked(AnimationCanvas(width: canvasSize.width, height: canvasSize.height))
+    }
+
+    /// Whether the frames are decoded smaller than the canvas.
+    var isThumbnail: Bool { pixelSize != canvasSize }
+
+    /// Whether the data ended before IEND.
+    var isTruncated: Bool { file.truncated }
+
+    func duration(at index: Int) -> Double {
+        guard index >= 0, index < frameCount else { return 0 }
+        return layouts[index].duration
+    }
+
+    func frame(at index: Int) throws -> Bitmap {
+        guard index >= 0, index < frameCount else {
+            throw WebImageError(.invalidArgument, "frame index \(index) is outside 0..<\(frameCount)")
+        }
+        let pixels = try canvas.withLock { canvas in
+            try canvas.render(index, layouts: layouts) { frameIndex in
+                let frame = frames[frameIndex]
+                return try animatedImageData.withUnsafeBytes { raw in
+                    try PNGDecoding.pixels(raw, file: file, ranges: frame.data, width: frame.control.width, height: frame.control.height).bytes
+                }
+            }
+        }
+        let bitmap = try Bitmap(width: canvasSize.width, height: canvasSize.height, bytes: pixels, hasAlpha: hasAlpha)
+        return try Thumbnail.resize(bitmap, to: pixelSize)
+    }
+}

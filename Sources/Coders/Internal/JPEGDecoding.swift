@@ -1,0 +1,179 @@
+import CJPEGShim
+import Foundation
+import WebImageCore
+
+/// One JPEG decode on libjpeg-turbo, through the C shim (which owns the setjmp error exit).
+enum JPEGDecoding {
+    /// Progressive files with more scans than this are refused: each scan is a pass over the
+    /// whole coefficient buffer, so a crafted file with thousands of tiny scans is a CPU bomb.
+    /// (libjpeg-turbo's own TurboJPEG API uses the same bound.)
+    static let maxScans: Int32 = 500
+
+    /// What a decode produced.
+    struct Output {
+        var bitmap: Bitmap
+        var metadata: ImageMetadata
+    }
+
+    /// Decodes `data`.
+    /// - Parameter blankMissingRows: Make rows whose data has not arrived transparent (the
+    ///   incremental decoder) instead of the grey filler libjpeg produces.
+    static func decode(_ data: Data, options: ImageDecodeOptions, blankMissingRows: Bool = true) throws -> Output {
+        guard !data.isEmpty else {
+            throw WebImageError(.badImageData, "JPEG data is empty")
+        }
+        return try data.withUnsafeBytes { raw in
+            do {
+                return try decode(raw, options: options, blankMissingRows: blankMissingRows)
+            } catch let error as WebImageError where error.code == .badImageData {
+                // Data cut inside a marker segment between progressive scans (a table, say) makes
+                // libjpeg fail; cut it before that segment and show the scans that did arrive.
+                guard let cut = lastMarkerOffset(raw), cut < raw.count, cut > 2 else { throw error }
+                guard let partial = try? decode(UnsafeRawBufferPointer(rebasing: raw[0..<cut]), options: options, blankMissingRows: blankMissingRows) else {
+                    throw error
+                }
+                var output = partial
+                output.metadata.insert(.incremental)
+                return output
+            }
+        }
+    }
+
+    /// The offset of the last marker in `raw` (0xFF then a byte other than 0x00, 0xFF or an
+    /// RSTn), or `nil` if the data ends with EOI or has no marker after the start.
+    static func lastMarkerOffset(_ raw: UnsafeRawBufferPointer) -> Int? {
+        let count = raw.count
+        guard count >= 4 else { return nil }
+        if raw[count - 2] == 0xFF && raw[count - 1] == 0xD9 { return nil }
+        var index = count - 2
+        while index > 2 {
+            let next = raw[index + 1]
+            if raw[index] == 0xFF && next != 0x00 && next != 0xFF && !(0xD0...0xD7).contains(next) { return index }
+            index -= 1
+        }
+        return nil
+    }
+
+    private static func decode(_ raw: UnsafeRawBufferPointer, options: ImageDecodeOptions, blankMissingRows: Bool) throws -> Output {
+        let byteCount = raw.count
+        guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
+              let decoder = wi_jpeg_decoder_create(base, byteCount, maxScans) else {
+            throw WebImageError(.badImageData, "JPEG decoder could not be created for \(byteCount) bytes")
+        }
+        defer { wi_jpeg_decoder_destroy(decoder) }
+        func failure(_ status: Int32, _ stage: String) -> WebImageError {
+            let message = String(cString: wi_jpeg_decoder_message(decoder))
+            switch status {
+            case Int32(WI_JPEG_TRUNCATED_HEADER):
+                return WebImageError(.badImageData, "JPEG data of \(byteCount) bytes is truncated before the image data")
+            case Int32(WI_JPEG_TOO_LARGE):
+                return WebImageError(.imageTooLarge, "JPEG data of \(byteCount) bytes is too large for libjpeg: \(message)")
+            default:
+                return WebImageError(.badImageData, "JPEG data of \(byteCount) bytes is corrupt (\(stage)): \(message)")
+            }
+        }
+
+        var info = wi_jpeg_info()
+        let headerStatus = wi_jpeg_decoder_read_header(decoder, &info)
+        guard headerStatus == WI_JPEG_OK else { throw failure(headerStatus, "header") }
+        let sourceSize = PixelSize(width: Int(info.width), height: Int(info.height))
+        try PixelLimit.check(sourceSize, options: options, format: "JPEG", byteCount: byteCount)
+
+        var orientation = 1
+        if options.applyOrientation {
+            if let exif = info.exif, info.exif_length > 0,
+               let value = EXIFOrientation.orientation(inTIFF: UnsafeRawBufferPointer(start: exif, count: info.exif_length)) {
+                orientation = value
+            } else if let xmp = info.xmp, info.xmp_length > 0,
+                      let value = EXIFOrientation.orientation(inXMP: UnsafeRawBufferPointer(start: xmp, count: info.xmp_length)) {
+                orientation = value
+            }
+        }
+        // Thumbnail sizes are asked for in upright terms; libjpeg works in stored terms.
+        let uprightSource = EXIFOrientation.orientedSize(sourceSize, orientation)
+        let uprightTarget = options.targetPixelSize(for: uprightSource)
+        let target = EXIFOrientation.orientedSize(uprightTarget, orientation)
+        let isThumbnail = target != sourceSize
+        let eighths = isThumbnail ? dctScale(from: sourceSize, to: target) : 8
+
+        var outWidth: Int32 = 0, outHeight: Int32 = 0
+        let startStatus = wi_jpeg_decoder_start(decoder, eighths, eighths < 8 ? 1 : 0, &outWidth, &outHeight)
+        guard startStatus == WI_JPEG_OK else { throw failure(startStatus, "start") }
+        let width = Int(outWidth), height = Int(outHeight)
+        guard width > 0, height > 0 else {
+            throw WebImageError(.badImageData, "JPEG data of \(byteCount) bytes decodes to an empty image")
+        }
+        let rowBytes = width * 4
+        var readStatus: Int32 = Int32(WI_JPEG_OK)
+        var rowsRead: Int32 = 0
+        var pixels = PixelBuffer.make(count: rowBytes * height) { buffer in
+            readStatus = wi_jpeg_decoder_read_rows(decoder, buffer.baseAddress!, rowBytes, Int32(height), &rowsRead)
+            let done = max(0, Int(rowsRead)) * rowBytes
+            if done < buffer.count {
+                // Rows libjpeg did not deliver (it stopped on an error): transparent.
+                (buffer.baseAddress! + done).initialize(repeating: 0, count: buffer.count - done)
+            }
+        }
+        guard readStatus == WI_JPEG_OK else { throw failure(readStatus, "scanlines") }
+
+        let exhausted = wi_jpeg_decoder_data_exhausted(decoder) != 0
+        var blankFrom = Int(rowsRead)
+        let shortRow = wi_jpeg_decoder_exhausted_row(decoder)
+        if blankMissingRows, shortRow >= 0 { blankFrom = min(blankFrom, Int(shortRow)) }
+        let blanked = blankFrom < height
+        if blanked {
+            pixels.withUnsafeMutableBufferPointer { buffer in
+                let start = blankFrom * rowBytes
+                (buffer.baseAddress! + start).update(repeating: 0, count: buffer.count - start)
+            }
+        }
+        if info.color_space == Int32(WI_JPEG_COLOR_CMYK) || info.color_space == Int32(WI_JPEG_COLOR_YCCK) {
+            convertCMYK(&pixels, inverted: info.saw_adobe_marker != 0, rows: blankFrom, rowBytes: rowBytes)
+        }
+
+        var bitmap = try Bitmap(width: width, height: height, bytes: pixels, hasAlpha: blanked)
+        if bitmap.size != target {
+            bitmap = try Thumbnail.resize(bitmap, to: target)
+        }
+        var metadata: ImageMetadata = .decoded
+        if orientation != 1 {
+            bitmap = try EXIFOrientation.apply(orientation, to: bitmap)
+            metadata.insert(.orientationApplied)
+        }
+        if isThumbnail { metadata.insert(.thumbnail) }
+        if exhausted { metadata.insert(.incremental) }
+        return Output(bitmap: bitmap, metadata: metadata)
+    }
+
+    /// The smallest DCT scale (8/8, 4/8, 2/8 or 1/8) whose output still covers `target`, so that
+    /// the final resample only ever shrinks. libjpeg rounds scaled sides up.
+    static func dctScale(from source: PixelSize, to target: PixelSize) -> Int32 {
+        for eighths in [1, 2, 4] {
+            let width = (source.width * eighths + 7) / 8
+            let height = (source.height * eighths + 7) / 8
+            if width >= target.width, height >= target.height { return Int32(eighths) }
+        }
+        return 8
+    }
+
+    /// CMYK (or YCCK, which libjpeg turns into CMYK) to RGBA in place: R = (1 - C)(1 - K) in
+    /// ink terms. Files with an Adobe APP14 marker (Photoshop and most others) store the channels
+    /// inverted (255 = no ink), as browsers and Pillow assume.
+    static func convertCMYK(_ pixels: inout [UInt8], inverted: Bool, rows: Int, rowBytes: Int) {
+        let count = min(pixels.count, rows * rowBytes)
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            var index = 0
+            while index < count {
+                var c = Int(buffer[index]), m = Int(buffer[index + 1]), y = Int(buffer[index + 2]), k = Int(buffer[index + 3])
+                if !inverted {
+                    c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k
+                }
+                buffer[index] = UInt8((c * k + 127) / 255)
+                buffer[index + 1] = UInt8((m * k + 127) / 255)
+                buffer[index + 2] = UInt8((y * k + 127) / 255)
+                buffer[index + 3] = 255
+                index += 4
+            }
+        }
+    }
+}

@@ -1,0 +1,225 @@
+import CZlib
+import Foundation
+import WebImageCore
+
+/// PNG and APNG writing in Swift over zlib.
+///
+/// The color type is the smallest that holds the pixels exactly: gray (0) when every pixel of
+/// every frame is opaque gray, RGB (2) when opaque, else RGBA (6); always 8 bits. Each row gets
+/// the filter with the smallest sum of absolute values (the heuristic of libpng and Pillow).
+/// An animation is written as APNG: every frame covers the canvas, dispose none, blend source.
+enum PNGEncoding {
+    enum ColorType: UInt8 {
+        case gray = 0, rgb = 2, rgba = 6
+
+        var channels: Int {
+            switch self {
+            case .gray: 1
+            case .rgb: 3
+            case .rgba: 4
+            }
+        }
+    }
+
+    /// IDAT / fdAT payloads are cut at this size, friendly to streaming readers.
+    static let maxChunkPayload = 1 << 20
+
+    static func encode(_ frames: [ImageFrame], loopCount: Int?, level: Int) throws -> Data {
+        guard let first = frames.first, !first.bitmap.size.isEmpty else {
+            throw WebImageError(.encodingFailed, "PNG cannot hold an empty image")
+        }
+        let width = first.bitmap.width, height = first.bitmap.height
+        guard width <= 0x7FFF_FFFF, height <= 0x7FFF_FFFF else {
+            throw WebImageError(.encodingFailed, "PNG cannot hold a \(first.bitmap.size) image")
+        }
+        let colorType = chooseColorType(frames.map(\.bitmap))
+        var output = Data()
+        output.append(contentsOf: PNGFile.signature)
+        var header = Data()
+        header.appendBigEndian(UInt32(width))
+        header.appendBigEndian(UInt32(height))
+        header.append(contentsOf: [8, colorType.rawValue, 0, 0, 0])
+        appendChunk("IHDR", header, to: &output)
+        let animated = frames.count > 1
+        var sequence: UInt32 = 0
+        if animated {
+            var control = Data()
+            control.appendBigEndian(UInt32(frames.count))
+            control.appendBigEndian(UInt32(max(0, loopCount ?? 0)))
+            appendChunk("acTL", control, to: &output)
+        }
+        for (index, frame) in frames.enumerated() {
+            if animated {
+                var control = Data()
+                control.appendBigEndian(sequence)
+                sequence += 1
+                control.appendBigEndian(UInt32(width))
+                control.appendBigEndian(UInt32(height))
+                control.appendBigEndian(UInt32(0))
+                control.appendBigEndian(UInt32(0))
+                let (numerator, denominator) = delayFraction(frame.duration)
+                control.appendBigEndian(numerator)
+                control.appendBigEndian(denominator)
+                control.append(contentsOf: [0, 0])  // dispose none, blend source
+                appendChunk("fcTL", control, to: &output)
+            }
+            let compressed = try compress(frame.bitmap, colorType: colorType, level: level)
+            var offset = 0
+            repeat {
+                let piece = compressed[offset..<min(compressed.count, offset + maxChunkPayload)]
+                if index == 0 {
+                    appendChunk("IDAT", Data(piece), to: &output)
+                } else {
+                    var payload = Data()
+                    payload.appendBigEndian(sequence)
+                    sequence += 1
+                    payload.append(piece)
+                    appendChunk("fdAT", payload, to: &output)
+                }
+                offset += maxChunkPayload
+            } while offset < compressed.count
+        }
+        appendChunk("IEND", Data(), to: &output)
+        return output
+    }
+
+    /// A frame delay as an APNG fraction: milliseconds when they fit 16 bits, else centiseconds.
+    static func delayFraction(_ seconds: Double) -> (UInt16, UInt16) {
+        let milliseconds = (max(0, seconds) * 1000).rounded()
+        if milliseconds <= 65535 { return (UInt16(milliseconds), 1000) }
+        return (UInt16(min(65535, (max(0, seconds) * 100).rounded())), 100)
+    }
+
+    static func chooseColorType(_ bitmaps: [Bitmap]) -> ColorType {
+        if bitmaps.contains(where: { $0.hasAlpha && !$0.isOpaque }) { return .rgba }
+        let gray = bitmaps.allSatisfy { bitmap in
+            bitmap.bytes.withUnsafeBufferPointer { buffer in
+                for y in 0..<bitmap.height {
+                    var index = y * bitmap.bytesPerRow
+                    let end = index + bitmap.width * 4
+                    while index < end {
+                        if buffer[index] != buffer[index + 1] || buffer[index] != buffer[index + 2] { return false }
+                        index += 4
+                    }
+                }
+                return true
+            }
+        }
+        return gray ? .gray : .rgb
+    }
+
+    static func appendChunk(_ type: StaticString, _ payload: Data, to output: inout Data) {
+        output.appendBigEndian(UInt32(payload.count))
+        var body = Data()
+        type.withUTF8Buffer { body.append(contentsOf: $0) }
+        body.append(payload)
+        let crc = body.withUnsafeBytes { raw in
+            crc32(0, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(raw.count))
+        }
+        output.append(body)
+        output.appendBigEndian(UInt32(truncatingIfNeeded: crc))
+    }
+
+    /// Filters and deflates the rows of `bitmap` as a zlib stream.
+    static func compress(_ bitmap: Bitmap, colorType: ColorType, level: Int) throws -> Data {
+        let zlib = try ZlibStream(.deflate(level: Int32(max(0, min(9, level)))))
+        let stream = zlib.stream
+        let channels = colorType.channels
+        let rowBytes = bitmap.width * channels
+        var previous = [UInt8](repeating: 0, count: rowBytes)
+        var current = [UInt8](repeating: 0, count: rowBytes)
+        var candidates = [[UInt8]](repeating: [UInt8](repeating: 0, count: rowBytes + 1), count: 5)
+        var result = Data()
+        var outBuffer = [UInt8](repeating: 0, count: 1 << 18)
+
+        func pump(_ input: UnsafeBufferPointer<UInt8>, flush: Int32) throws {
+            stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+            stream.pointee.avail_in = UInt32(input.count)
+            try outBuffer.withUnsafeMutableBufferPointer { out in
+                repeat {
+                    stream.pointee.next_out = out.baseAddress
+                    stream.pointee.avail_out = UInt32(out.count)
+                    let status = deflate(stream, flush)
+                    guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
+                        throw WebImageError(.encodingFailed, "zlib failed to compress PNG data: \(zlib.message(or: "status \(status)"))")
+                    }
+                    let produced = out.count - Int(stream.pointee.avail_out)
+                    if produced > 0 { result.append(out.baseAddress!, count: produced) }
+                    if flush == Z_FINISH && status == Z_STREAM_END { return }
+                } while stream.pointee.avail_out == 0 || (flush == Z_FINISH)
+            }
+        }
+
+        try bitmap.bytes.withUnsafeBufferPointer { pixels in
+            for y in 0..<bitmap.height {
+                let row = pixels.baseAddress! + y * bitmap.bytesPerRow
+                current.withUnsafeMutableBufferPointer { line in
+                    pack(row, width: bitmap.width, colorType: colorType, into: line.baseAddress!)
+                }
+                let best = chooseFilter(current, previous, stride: channels, into: &candidates)
+                try candidates[best].withUnsafeBufferPointer { try pump($0, flush: Z_NO_FLUSH) }
+                swap(&current, &previous)
+            }
+            try pump(UnsafeBufferPointer(start: nil, count: 0), flush: Z_FINISH)
+        }
+        return result
+    }
+
+    /// Converts one RGBA row to the color type's samples.
+    static func pack(_ row: UnsafePointer<UInt8>, width: Int, colorType: ColorType, into target: UnsafeMutablePointer<UInt8>) {
+        switch colorType {
+        case .rgba:
+            target.update(from: row, count: width * 4)
+        case .rgb:
+            for x in 0..<width {
+                target[x * 3] = row[x * 4]
+                target[x * 3 + 1] = row[x * 4 + 1]
+                target[x * 3 + 2] = row[x * 4 + 2]
+            }
+        case .gray:
+            for x in 0..<width { target[x] = row[x * 4] }
+        }
+    }
+
+    /// Fills `candidates[f]` with the row under filter `f` (type byte first) and returns the
+    /// filter whose bytes, read as signed, have the smallest sum of absolute values.
+    static func chooseFilter(_ row: [UInt8], _ previous: [UInt8], stride: Int, into candidates: inout [[UInt8]]) -> Int {
+        let count = row.count
+        var sums = [Int](repeating: 0, count: 5)
+        row.withUnsafeBufferPointer { rowBuffer in
+            previous.withUnsafeBufferPointer { upBuffer in
+                let r = rowBuffer.baseAddress!, u = upBuffer.baseAddress!
+                for filter in 0..<5 {
+                    candidates[filter].withUnsafeMutableBufferPointer { out in
+                        let o = out.baseAddress!
+                        o[0] = UInt8(filter)
+                        var sum = 0
+                        for i in 0..<count {
+                            let a = i >= stride ? Int(r[i - stride]) : 0
+                            let b = Int(u[i])
+                            let c = i >= stride ? Int(u[i - stride]) : 0
+                            let predictor: Int
+                            switch filter {
+                            case 0: predictor = 0
+                            case 1: predictor = a
+                            case 2: predictor = b
+                            case 3: predictor = (a + b) >> 1
+                            default:
+                                let p = b - c, q = a - c
+                                let pa = abs(p), pb = abs(q), pc = abs(p + q)
+                                predictor = (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c)
+                            }
+                            let value = UInt8(truncatingIfNeeded: Int(r[i]) - predictor)
+                            o[i + 1] = value
+                            sum += value < 128 ? Int(value) : 256 - Int(value)
+                        }
+                        sums[filter] = sum
+                    }
+                }
+            }
+        }
+        var best = 0
+        for filter in 1..<5 where sums[filter] < sums[best] { best = filter }
+        return best
+    }
+}

@@ -1,0 +1,11 @@
+import WebImageCore
+
+/// Resizing of decoded pixels to a thumbnail or scale-down size: Lanczos-3 through Core's
+/// `Bitmap.resampled(to:filter:)`, the one resampler of the project.
+enum Thumbnail {
+    /// `bitmap` resampled to exactly `size` (the same bitmap if it already has that size).
+    static func resize(_ bitmap: Bitmap, to size: PixelSize) throws -> Bitmap {
+        if bitmap.size == size { return bitmap }
+        return try bitmap.resampled(to: size, filter: .lanczos3)
+    }
+}

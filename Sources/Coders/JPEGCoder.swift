@@ -1,0 +1,110 @@
+public import Foundation
+import CJPEGShim
+public import WebImageCore
+
+/// The JPEG coder, on the system libjpeg-turbo (SDWebImage's ImageIO coder for JPEG).
+///
+/// Decoding reads baseline and progressive files, grayscale, RGB, YCbCr with every chroma
+/// subsampling, CMYK and YCCK (Adobe-inverted when an Adobe marker says so), and restart
+/// markers. By default the EXIF orientation (or, when EXIF has none, the XMP `tiff:Orientation`,
+/// as ImageIO and Pillow read it) is applied to the pixels and the image is marked
+/// ``ImageMetadata/orientationApplied``; `options.applyOrientation = false` keeps the stored
+/// pixels.
+///
+/// Thumbnails (`thumbnailPixelSize`, `scaleDownLimitBytes`) use libjpeg's DCT scaling
+/// (1/2, 1/4 or 1/8, the smallest that still covers the target, with the fast IDCT as in
+/// Pillow's `draft`) so that a full-size bitmap is never made, then resample with Lanczos-3 to
+/// the exact size. The pixel count is checked from the header against `maxPixelCount` before
+/// any pixel memory is allocated. Truncated data decodes to what arrived, marked
+/// ``ImageMetadata/incremental``; rows whose data is missing are transparent. Progressive files
+/// with more than 500 scans are refused (a CPU bomb).
+///
+/// Encoding writes a baseline 4:2:0 JPEG of the first frame at `compressionQuality` (0...1 mapped
+/// to libjpeg quality 1...100; default 1 gives 100), compositing any alpha onto
+/// `backgroundColor` (default white). `maxPixelSize` downsizes first; `maxFileSize` lowers the
+/// quality step by step until the data fits (or quality 1 is reached).
+///
+/// Thread-safety: stateless; call from any thread, concurrently.
+public struct JPEGCoder: ProgressiveImageCoder {
+    /// Creates the coder.
+    /// - Parameter progressiveEncoding: Write progressive JPEGs (default `false`: baseline).
+    public init(progressiveEncoding: Bool = false) {
+        self.progressiveEncoding = progressiveEncoding
+    }
+
+    /// Whether ``encode(_:as:options:)`` writes progressive JPEGs.
+    public let progressiveEncoding: Bool
+
+    /// `true` for data that starts with a JPEG SOI marker (`FF D8 FF`).
+    public func canDecode(_ data: Data) -> Bool {
+        data.count >= 3 && data.starts(with: [0xFF, 0xD8, 0xFF])
+    }
+
+    /// Decodes a JPEG.
+    /// - Throws: ``WebImageError/Code/badImageData`` for empty, non-JPEG, corrupt data or data
+    ///   truncated before the first scan; ``WebImageError/Code/imageTooLarge`` over the pixel limit.
+    public func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
+        guard canDecode(data) else {
+            throw WebImageError(.badImageData, "\(data.count) bytes are not JPEG data (no SOI marker)")
+        }
+        let output = try JPEGDecoding.decode(data, options: options)
+        return WebImage(bitmap: output.bitmap, scale: options.scaleFactor, format: .jpeg, metadata: output.metadata)
+    }
+
+    /// `true` for ``ImageFormat/jpeg``.
+    public func canEncode(to format: ImageFormat) -> Bool {
+        format == .jpeg
+    }
+
+    /// Encodes the first frame of `image` as JPEG.
+    /// - Throws: ``WebImageError/Code/unsupportedFormat`` for another format,
+    ///   ``WebImageError/Code/encodingFailed`` if libjpeg fails.
+    public func encode(_ image: WebImage, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
+        guard canEncode(to: format) else {
+            throw WebImageError(.unsupportedFormat, "JPEGCoder cannot encode \(format)")
+        }
+        var bitmap = try EncodingPreparation.bitmap(of: image, maxPixelSize: options.maxPixelSize)
+        if bitmap.hasAlpha {
+            bitmap = EncodingPreparation.flattened(bitmap, onto: options.backgroundColor)
+        }
+        var quality = max(1, min(100, Int((options.compressionQuality * 100).rounded())))
+        while true {
+            let data = try Self.encode(bitmap, quality: quality, progressive: progressiveEncoding)
+            guard let limit = options.maxFileSize, data.count > limit, quality > 1 else { return data }
+            quality = max(1, quality - max(5, quality / 5))
+        }
+    }
+
+    static func encode(_ bitmap: Bitmap, quality: Int, progressive: Bool) throws -> Data {
+        guard bitmap.width > 0, bitmap.height > 0, bitmap.width <= 65500, bitmap.height <= 65500 else {
+            throw WebImageError(.encodingFailed, "JPEG cannot hold a \(bitmap.size) image (1...65500 per side)")
+        }
+        var output: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let status = bitmap.bytes.withUnsafeBufferPointer { pixels in
+            wi_jpeg_encode(pixels.baseAddress, Int32(bitmap.width), Int32(bitmap.height), bitmap.bytesPerRow,
+                           Int32(quality), progressive ? 1 : 0, 0, &output, &length, &message, message.count)
+        }
+        guard status == WI_JPEG_OK, let output else {
+            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw WebImageError(.encodingFailed, "libjpeg failed to encode a \(bitmap.size) image: \(text)")
+        }
+        defer { wi_jpeg_free(output) }
+        return Data(bytes: output, count: length)
+    }
+
+    /// `true` while `data` could still be the start of a JPEG.
+    public func canIncrementallyDecode(_ data: Data) -> Bool {
+        data.count < 3 ? [0xFF, 0xD8, 0xFF].starts(with: data) : canDecode(data)
+    }
+
+    /// A decoder that shows the data received so far: rows of a baseline file as they arrive
+    /// (the rest transparent), every scan of a progressive file as it arrives.
+    public func makeIncrementalDecoder(options: ImageDecodeOptions) -> any IncrementalImageDecoder {
+        RedecodingIncrementalDecoder(options: options, format: .jpeg) { data, options in
+            let output = try JPEGDecoding.decode(data, options: options)
+            return WebImage(bitmap: output.bitmap, scale: options.scaleFactor, format: .jpeg, metadata: output.metadata)
+        }
+    }
+}

@@ -1,0 +1,117 @@
+public import Foundation
+public import WebImageCore
+
+/// The PNG and APNG coder, written in Swift over the system zlib (SDWebImage's ImageIO coder
+/// for PNG plus its APNG coder).
+///
+/// **Why Swift over zlib and not libpng:** Debian's libpng has no APNG support, so frames would
+/// need a second path anyway; libpng's error handling is setjmp-based (more C to carry); and
+/// one streaming decoder in Swift gives every color type, bit depth, interlacing, APNG frames
+/// and incremental rows with one set of bounds checks. Speed is on par: the time goes to
+/// zlib's inflate, shared with libpng. Like Chrome, the decoder inflates raw deflate data and
+/// does not verify the Adler-32 trailer or the IDAT/fdAT CRCs (the deflate stream's structure
+/// guards the data; that saves a pass over it); every other chunk's CRC is verified.
+///
+/// Decoding: every color type and bit depth (1, 2, 4, 8, 16), PLTE and tRNS (palette alpha and
+/// color keys), Adam7 interlacing; 16-bit samples are rounded to 8 bits. APNG: frames are
+/// composited onto the canvas with their dispose (none, background, previous) and blend
+/// (source, over) operations; delays of 10 ms or less show for 100 ms (browsers' rule); the loop
+/// count is `num_plays` (0 = forever). Animations decode lazily through an ``AnimatedImage``
+/// unless `options.preloadAllFrames`; `options.firstFrameOnly` (or a PNG without acTL) gives the
+/// default image as a still. The header's pixel count is checked against `maxPixelCount`
+/// before any pixel memory is allocated. Truncated data decodes to the rows that arrived (the
+/// rest transparent), marked ``ImageMetadata/incremental``.
+///
+/// Encoding: 8-bit gray, RGB or RGBA, whichever holds the pixels exactly, at ``compressionLevel``
+/// (`compressionQuality` does not apply: PNG is lossless); an animated image becomes an APNG
+/// unless `options.firstFrameOnly`.
+///
+/// Thread-safety: stateless; call from any thread, concurrently.
+public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
+    /// The zlib level used by ``encode(_:as:options:)``: 0 (store) ... 9 (smallest); default 6,
+    /// zlib's and Pillow's default.
+    public let compressionLevel: Int
+
+    /// Creates the coder.
+    /// - Parameter compressionLevel: The zlib level for encoding, clamped to 0...9 (default 6).
+    public init(compressionLevel: Int = 6) {
+        self.compressionLevel = max(0, min(9, compressionLevel))
+    }
+
+    /// `true` for data that starts with the PNG signature.
+    public func canDecode(_ data: Data) -> Bool {
+        data.count >= 8 && data.starts(with: PNGFile.signature)
+    }
+
+    /// Decodes a PNG (a still) or an APNG (an animation, lazy unless `preloadAllFrames`).
+    /// - Throws: ``WebImageError/Code/badImageData`` for corrupt data or data truncated before the
+    ///   image data, ``WebImageError/Code/imageTooLarge`` over the pixel limit.
+    public func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
+        try decode(data, options: options, allowAnimation: true)
+    }
+
+    func decode(_ data: Data, options: ImageDecodeOptions, allowAnimation: Bool) throws -> WebImage {
+        guard canDecode(data) else {
+            throw WebImageError(.badImageData, "\(data.count) bytes are not PNG data (no PNG signature)")
+        }
+        let animatedFrames = try data.withUnsafeBytes { raw -> Int in
+            let file = try PNGDecoding.parse(raw, options: options)
+            return file.truncated ? 0 : file.frames.count
+        }
+        guard allowAnimation, !options.firstFrameOnly, animatedFrames > 1 else {
+            return try PNGDecoding.decodeStill(data, options: options)
+        }
+        let provider = try APNGProvider(data: data, options: options)
+        let metadata: ImageMetadata = provider.isThumbnail ? [.decoded, .thumbnail] : .decoded
+        if options.preloadAllFrames {
+            let frames = try (0..<provider.frameCount).map { ImageFrame(bitmap: try provider.frame(at: $0), duration: provider.duration(at: $0)) }
+            return try WebImage(frames: frames, loopCount: provider.loopCount, scale: options.scaleFactor, format: .png, metadata: metadata)
+        }
+        return WebImage(animatedImage: try AnimatedImage(provider: provider), scale: options.scaleFactor, metadata: metadata)
+    }
+
+    /// `true` for ``ImageFormat/png``.
+    public func canEncode(to format: ImageFormat) -> Bool {
+        format == .png
+    }
+
+    /// Encodes `image` as PNG, or as APNG when it is animated and `firstFrameOnly` is not set.
+    /// - Throws: ``WebImageError/Code/unsupportedFormat`` for another format,
+    ///   ``WebImageError/Code/encodingFailed`` if zlib fails.
+    public func encode(_ image: WebImage, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
+        guard canEncode(to: format) else {
+            throw WebImageError(.unsupportedFormat, "PNGCoder cannot encode \(format)")
+        }
+        let frames: [ImageFrame]
+        if options.firstFrameOnly || !image.isAnimated {
+            frames = [ImageFrame(bitmap: try EncodingPreparation.bitmap(of: image, maxPixelSize: options.maxPixelSize))]
+        } else {
+            frames = try image.allFrames().map { frame in
+                ImageFrame(bitmap: try EncodingPreparation.fitted(frame.bitmap, maxPixelSize: options.maxPixelSize), duration: frame.duration)
+            }
+        }
+        return try PNGEncoding.encode(frames, loopCount: image.loopCount, level: compressionLevel)
+    }
+
+    /// Parses `data` and returns a provider that decodes frames on demand (one frame for a PNG
+    /// without animation).
+    public func makeAnimatedImageProvider(for data: Data, options: ImageDecodeOptions) throws -> any AnimatedImageProvider {
+        guard canDecode(data) else {
+            throw WebImageError(.badImageData, "\(data.count) bytes are not PNG data (no PNG signature)")
+        }
+        return try APNGProvider(data: data, options: options)
+    }
+
+    /// `true` while `data` could still be the start of a PNG.
+    public func canIncrementallyDecode(_ data: Data) -> Bool {
+        data.count < 8 ? PNGFile.signature.starts(with: data) : canDecode(data)
+    }
+
+    /// A decoder that shows the rows received so far (for an interlaced file, the passes so far),
+    /// the first frame of an APNG until the data is complete.
+    public func makeIncrementalDecoder(options: ImageDecodeOptions) -> any IncrementalImageDecoder {
+        RedecodingIncrementalDecoder(options: options, format: .png) { data, options in
+            try PNGCoder().decode(data, options: options, allowAnimation: true)
+        }
+    }
+}

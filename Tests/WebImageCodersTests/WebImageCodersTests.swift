@@ -1,2 +1,0 @@
-// Tests of WebImageCoders arrive with its issue (issue 4).
-import Testing
