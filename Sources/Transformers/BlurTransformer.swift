@@ -12,7 +12,11 @@ public import WebImageCore
 ///   Tolerance: in each direction the response to a single pixel differs from the normalized
 ///   sampled Gaussian by at most 0.008 of the total weight (0.005 from radius 5, 0.0025 from
 ///   radius 10; checked numerically over radii 3...1000 in steps of 0.005 to 0.1), so on
-///   8-bit images the result is within one or two levels of a true Gaussian blur.
+///   8-bit images the result is within one or two levels of a true Gaussian blur. On a side
+///   shorter than about six radii the mirrored edges fold the kernel's tails back onto the
+///   image and those small differences add up (to about 2%, 5 levels), so such frames use the
+///   direct convolution too, as long as it costs at most 2^25 multiply-adds; larger ones
+///   (a long thin strip with a huge radius) keep the boxes and that wider tolerance.
 /// - Colors are blurred premultiplied by alpha, so transparent pixels do not darken opaque
 ///   neighbours (no halo); fully transparent output pixels are `(0, 0, 0, 0)`.
 /// - Edges are mirrored, which keeps the mean of the image (up to 8-bit rounding).
@@ -30,6 +34,18 @@ public struct BlurTransformer: ImageTransformer, Hashable {
 
     /// From this radius up the blur is three extended boxes; below it, a direct convolution.
     static let boxThreshold = 3.0
+
+    /// The most multiply-adds per frame spent on a direct convolution of a small image.
+    static let directBudget = 1 << 25
+
+    /// Whether a frame of `size` is blurred by direct convolution: always below
+    /// ``boxThreshold``; for a side shorter than six radii when it costs at most ``directBudget``.
+    static func usesDirectConvolution(radius: Double, size: PixelSize) -> Bool {
+        if radius < boxThreshold { return true }
+        guard Double(min(size.width, size.height)) < 6 * radius else { return false }
+        let cost = Double(size.width) * Double(size.height) * (8 * radius + 1) * 2
+        return cost <= Double(directBudget)
+    }
 
     /// The Gaussian's standard deviation in pixels, rounded to six decimals.
     public let radius: Double
@@ -54,12 +70,11 @@ public struct BlurTransformer: ImageTransformer, Hashable {
         guard radius > 0 else {
             return try image.mappingFrames(transformerKey: transformerKey) { $0 }
         }
-        if radius < Self.boxThreshold {
-            let kernel = DirectGaussianBlur(sigma: radius)
-            return try image.mappingFrames(transformerKey: transformerKey) { try kernel.apply(to: $0) }
+        let box = GaussianBlurKernel(sigma: radius)
+        let direct = DirectGaussianBlur(sigma: radius)
+        return try image.mappingFrames(transformerKey: transformerKey) { bitmap in
+            Self.usesDirectConvolution(radius: radius, size: bitmap.size) ? try direct.apply(to: bitmap) : try box.apply(to: bitmap)
         }
-        let kernel = GaussianBlurKernel(sigma: radius)
-        return try image.mappingFrames(transformerKey: transformerKey) { try kernel.apply(to: $0) }
     }
 }
 

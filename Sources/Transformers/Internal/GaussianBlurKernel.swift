@@ -47,7 +47,8 @@ struct GaussianBlurKernel {
     /// cascade of streaming stages, each holding only a ring of `2 radius + 4` rows and a row of
     /// running sums, so the whole blur touches a few megabytes however large the image is
     /// (images shorter than that ring take a simpler path through one full-size buffer).
-    func apply(to bitmap: Bitmap) throws -> Bitmap {
+    /// - Parameter forceBuffered: Take the full-buffer path whatever the height (for tests).
+    func apply(to bitmap: Bitmap, forceBuffered: Bool = false) throws -> Bitmap {
         let width = bitmap.width
         let height = bitmap.height
         guard width > 0, height > 0 else { return bitmap }
@@ -58,7 +59,7 @@ struct GaussianBlurKernel {
             let out = UnsafeMutableRawPointer(buffer.baseAddress!)
             bitmap.bytes.withUnsafeBytes { src in
                 let input = src.baseAddress!
-                if height >= 2 * radius + 4 {
+                if height >= 2 * radius + 4, !forceBuffered {
                     streamVertical(width: width, height: height, output: out) { y, target in
                         horizontal.blur(input + y * bitmap.bytesPerRow, into: target)
                     }
