@@ -9,6 +9,6 @@ public enum BuiltInCoders {
     /// most common format on the web, asked first. The formats do not overlap, so the order only
     /// affects how soon the right coder is found.
     public static var all: [any ImageCoder] {
-        [PNGCoder(), JPEGCoder()]
+        [GIFCoder(), PNGCoder(), JPEGCoder()]
     }
 }

@@ -12,6 +12,6 @@ enum TestData {
 
     /// The formats the built-in coders read.
     static func isSupported(_ name: String) -> Bool {
-        ["png", "apng", "jpg", "jpeg"].contains((name as NSString).pathExtension.lowercased())
+        ["png", "apng", "jpg", "jpeg", "gif"].contains((name as NSString).pathExtension.lowercased())
     }
 }

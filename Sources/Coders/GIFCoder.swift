@@ -1,0 +1,84 @@
+public import Foundation
+public import WebImageCore
+
+/// The GIF coder, in Swift (SDWebImage's GIF coder).
+///
+/// Decoding reads GIF87a and GIF89a: global and local color tables, transparency, interlaced
+/// images, disposal methods 0-3 (2 clears to transparent, as browsers do, not to the background
+/// color), the NETSCAPE2.0 (or ANIMEXTS1.0) loop count (0 = forever; `nil` when the file has
+/// none: browsers then play it once). Frame delays are in hundredths of a second; delays of
+/// 10 ms or less show for 100 ms, as in browsers. Animations decode lazily through an
+/// ``AnimatedImage`` unless `options.preloadAllFrames`; `options.firstFrameOnly` (or a single
+/// image) gives a still. The logical screen and every image are checked against
+/// `maxPixelCount` before any allocation; images reaching past the screen are clipped; data
+/// that ends early leaves the missing pixels transparent and the image marked
+/// ``ImageMetadata/incremental``.
+///
+/// Encoding writes GIF89a: median-cut palettes (see ``encode(_:as:options:)``) and LZW; an
+/// animated image becomes an animated GIF unless `options.firstFrameOnly`.
+///
+/// Thread-safety: stateless; call from any thread, concurrently.
+public struct GIFCoder: AnimatedImageCoder {
+    /// Creates the coder.
+    public init() {}
+
+    /// `true` for data that starts with `GIF87a` or `GIF89a`.
+    public func canDecode(_ data: Data) -> Bool {
+        data.count >= 6 && (data.starts(with: Array("GIF87a".utf8)) || data.starts(with: Array("GIF89a".utf8)))
+    }
+
+    /// Decodes a GIF: a still for one image, else an animation (lazy unless `preloadAllFrames`).
+    /// - Throws: ``WebImageError/Code/badImageData`` for data that is not GIF or has no image,
+    ///   ``WebImageError/Code/imageTooLarge`` over the pixel limit.
+    public func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
+        guard canDecode(data) else {
+            throw WebImageError(.badImageData, "\(data.count) bytes are not GIF data (no GIF87a or GIF89a signature)")
+        }
+        let provider = try GIFProvider(data: data, options: options)
+        var metadata: ImageMetadata = .decoded
+        if provider.isThumbnail { metadata.insert(.thumbnail) }
+        if provider.isTruncated { metadata.insert(.incremental) }
+        if provider.frameCount == 1 {
+            return WebImage(bitmap: try provider.frame(at: 0), scale: options.scaleFactor, format: .gif, metadata: metadata)
+        }
+        if options.preloadAllFrames {
+            let frames = try (0..<provider.frameCount).map { ImageFrame(bitmap: try provider.frame(at: $0), duration: provider.duration(at: $0)) }
+            return try WebImage(frames: frames, loopCount: provider.loopCount, scale: options.scaleFactor, format: .gif, metadata: metadata)
+        }
+        return WebImage(animatedImage: try AnimatedImage(provider: provider), scale: options.scaleFactor, metadata: metadata)
+    }
+
+    /// `true` for ``ImageFormat/gif``.
+    public func canEncode(to format: ImageFormat) -> Bool {
+        format == .gif
+    }
+
+    /// Encodes `image` as GIF89a (animated when it is animated and `firstFrameOnly` is not set).
+    /// Colors are reduced per frame by median cut to 256 (255 plus a transparent index when the
+    /// frame has pixels with alpha under 128: GIF transparency is on or off), without dithering.
+    /// `compressionQuality` does not apply.
+    /// - Throws: ``WebImageError/Code/unsupportedFormat`` for another format,
+    ///   ``WebImageError/Code/encodingFailed`` for an image GIF cannot hold.
+    public func encode(_ image: WebImage, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
+        guard canEncode(to: format) else {
+            throw WebImageError(.unsupportedFormat, "GIFCoder cannot encode \(format)")
+        }
+        let frames: [ImageFrame]
+        if options.firstFrameOnly || !image.isAnimated {
+            frames = [ImageFrame(bitmap: try EncodingPreparation.bitmap(of: image, maxPixelSize: options.maxPixelSize))]
+        } else {
+            frames = try image.allFrames().map { frame in
+                ImageFrame(bitmap: try EncodingPreparation.fitted(frame.bitmap, maxPixelSize: options.maxPixelSize), duration: frame.duration)
+            }
+        }
+        return try GIFEncoding.encode(frames, loopCount: image.loopCount)
+    }
+
+    /// Parses `data` and returns a provider that decodes frames on demand.
+    public func makeAnimatedImageProvider(for data: Data, options: ImageDecodeOptions) throws -> any AnimatedImageProvider {
+        guard canDecode(data) else {
+            throw WebImageError(.badImageData, "\(data.count) bytes are not GIF data (no GIF87a or GIF89a signature)")
+        }
+        return try GIFProvider(data: data, options: options)
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import WebImageCore
+
+/// Random access to the frames of a GIF: parses the blocks once, then decodes and composites
+/// frames on demand (disposal 0 and 1 leave the frame, 2 clears its region to transparent as
+/// browsers do, 3 restores what was under it; transparent pixels never overwrite the canvas).
+/// Images that reach past the logical screen are clipped to it.
+///
+/// Thread-safety: the canvas sits in a `Locked` (Core's mutex); frames are rendered under it
+/// (only this provider's own code runs there), so concurrent callers take turns.
+final class GIFProvider: AnimatedImageProvider {
+    let animatedImageData: Data
+    let format = ImageFormat.gif
+    let pixelSize: PixelSize
+    let canvasSize: PixelSize
+    let frameCount: Int
+    let loopCount: Int?
+    let hasAlpha: Bool
+    let isTruncated: Bool
+    private let frames: [GIFFile.Frame]
+    private let layouts: [AnimationFrameLayout]
+    private let canvas: Locked<AnimationCanvas>
+
+    init(data: Data, options: ImageDecodeOptions) throws {
+        let file = try data.withUnsafeBytes { try GIFFile.parse($0, options: options) }
+        let canvasSize = PixelSize(width: file.width, height: file.height)
+        var frames: [GIFFile.Frame] = []
+        var layouts: [AnimationFrameLayout] = []
+        for frame in options.firstFrameOnly ? [file.frames[0]] : file.frames {
+            // Clip to the screen; an image entirely outside it still counts as a (no-op) frame.
+            let x0 = min(frame.x, canvasSize.width), y0 = min(frame.y, canvasSize.height)
+            let x1 = min(frame.x + frame.width, canvasSize.width), y1 = min(frame.y + frame.height, canvasSize.height)
+            let disposal: AnimationFrameLayout.Disposal = switch frame.disposal {
+            case 2: .background
+            case 3: .previous
+            default: .none
+            }
+            let covers = x0 == 0 && y0 == 0 && x1 == canvasSize.width && y1 == canvasSize.height
+            layouts.append(AnimationFrameLayout(
+                x: x0, y: y0, width: x1 - x0, height: y1 - y0, disposal: disposal, blendOver: true,
+                isKeyframe: covers && frame.transparentIndex == nil && !frame.partial,
+                duration: FrameDuration.normalized(Double(frame.delay) / 100)
+            ))
+            frames.append(frame)
+        }
+        if frames.count == 1 { layouts[0].duration = 0 }
+        self.animatedImageData = data
+        self.canvasSize = canvasSize
+        self.frames = frames
+        self.layouts = layouts
+        self.frameCount = frames.count
+        self.loopCount = frames.count > 1 ? file.loopCount : nil
+        self.isTruncated = file.truncated
+        self.hasAlpha = zip(frames, layouts).contains { frame, layout in
+            frame.transparentIndex != nil || frame.partial || layout.width != canvasSize.width || layout.height != canvasSize.height
+        }
+        self.pixelSize = options.targetPixelSize(for: canvasSize, frameCount: frames.count)
+        self.canvas = Locked(AnimationCanvas(width: canvasSize.width, height: canvasSize.height))
+    }
+
+    var isThumbnail: Bool { pixelSize != canvasSize }
+
+    func duration(at index: Int) -> Double {
+        guard index >= 0, index < frameCount else { return 0 }
+        return layouts[index].duration
+    }
+
+    func frame(at index: Int) throws -> Bitmap {
+        guard index >= 0, index < frameCount else {
+            throw WebImageError(.invalidArgument, "frame index \(index) is outside 0..<\(frameCount)")
+        }
+        let pixels = canvas.withLock { canvas in
+            // Decoding a GIF frame never throws: missing or corrupt data leaves pixels transparent.
+            (try? canvas.render(index, layouts: layouts) { frameIndex in self.decodeFrame(frameIndex) }) ?? canvas.pixels
+        }
+        let bitmap = try Bitmap(width: canvasSize.width, height: canvasSize.height, bytes: pixels, hasAlpha: hasAlpha)
+        return try Thumbnail.resize(bitmap, to: pixelSize)
+    }
+
+    /// The RGBA8 pixels of frame `index`'s clipped region; pixels whose data is missing and
+    /// transparent-index pixels are (0, 0, 0, 0).
+    private func decodeFrame(_ index: Int) -> [UInt8] {
+        let frame = frames[index]
+        let layout = layouts[index]
+        guard layout.width > 0, layout.height > 0 else { return [] }
+        var compressed: [UInt8] = []
+        animatedImageData.withUnsafeBytes { raw in
+            compressed.reserveCapacity(frame.data.reduce(0) { $0 + $1.count })
+            for range in frame.data { compressed.append(contentsOf: raw[range]) }
+        }
+        let total = frame.width * frame.height
+        var indices = [UInt8](repeating: 0, count: total)
+        let decoded = compressed.withUnsafeBufferPointer { input in
+            indices.withUnsafeMutableBufferPointer { output in
+                LZWDecoder.decode(input, minimumCodeSize: frame.minimumCodeSize, into: output)
+            }
+        }
+        let offsetX = layout.x - frame.x, offsetY = layout.y - frame.y
+        let regionWidth = layout.width
+        var output = [UInt8](repeating: 0, count: layout.width * layout.height * 4)
+        indices.withUnsafeBufferPointer { indices in
+            frame.palette.withUnsafeBufferPointer { palette in
+                output.withUnsafeMutableBytes { out in
+                    for row in 0..<frame.height {
+                        guard row * frame.width < decoded else { break }
+                        let y = frame.interlaced ? Self.interlacedRow(row, height: frame.height) : row
+                        let regionY = y - offsetY
+                        guard regionY >= 0, regionY < layout.height else { continue }
+                        let available = min(regionWidth, decoded - row * frame.width - offsetX)
+                        guard available > 0 else { continue }
+                        let source = row * frame.width + offsetX
+                        let target = regionY * regionWidth * 4
+                        for x in 0..<available {
+                            out.storeBytes(of: palette[Int(indices[source + x])], toByteOffset: target + x * 4, as: UInt32.self)
+                        }
+                    }
+                }
+            }
+        }
+        return output
+    }
+
+    /// The image row that the `row`-th stored row of an interlaced image is (passes every 8th
+    /// row from 0, every 8th from 4, every 4th from 2, every 2nd from 1).
+    static func interlacedRow(_ row: Int, height: Int) -> Int {
+        let pass1 = (height + 7) / 8
+        if row < pass1 { return row * 8 }
+        let pass2 = (height + 3) / 8
+        if row < pass1 + pass2 { return (row - pass1) * 8 + 4 }
+        let pass3 = (height + 1) / 4
+        if row < pass1 + pass2 + pass3 { return (row - pass1 - pass2) * 4 + 2 }
+        return (row - pass1 - pass2 - pass3) * 2 + 1
+    }
+}
