@@ -54,12 +54,13 @@ public struct ResizingTransformer: ImageTransformer, Hashable {
     }
 
     /// Resizes every frame of `image`.
-    /// - Throws: ``WebImageError/Code/invalidArgument`` if ``size`` is empty or too large, or
-    ///   the image is empty.
+    /// - Throws: ``WebImageError/Code/invalidArgument`` if ``size`` is empty or over
+    ///   ``WebImageCore/Bitmap/maximumResampledPixelCount`` pixels, or the image is empty.
     public func transform(_ image: WebImage, forKey key: String) throws -> WebImage {
         guard !size.isEmpty else {
             throw WebImageError(.invalidArgument, "\(transformerKey): the target size \(size) is empty (image \(image.pixelSize), key \(key))")
         }
+        try WebImage.checkOutputSize(size, transformerKey: transformerKey)
         return try image.mappingFrames(transformerKey: transformerKey) { try resize($0) }
     }
 

@@ -51,7 +51,8 @@ public struct RotationTransformer: ImageTransformer, Hashable {
     }
 
     /// Rotates every frame of `image`.
-    /// - Throws: ``WebImageError/Code/invalidArgument`` for a non-finite angle.
+    /// - Throws: ``WebImageError/Code/invalidArgument`` for a non-finite angle, or when the
+    ///   fitted canvas would be over ``WebImageCore/Bitmap/maximumResampledPixelCount`` pixels.
     public func transform(_ image: WebImage, forKey key: String) throws -> WebImage {
         guard angle.isFinite, abs(angle) < 1e12 else {
             throw WebImageError(.invalidArgument, "\(transformerKey): the angle \(angle) is not a finite number of radians (key \(key))")
@@ -82,6 +83,7 @@ public struct RotationTransformer: ImageTransformer, Hashable {
             outWidth = bitmap.width
             outHeight = bitmap.height
         }
+        try WebImage.checkOutputSize(PixelSize(width: outWidth, height: outHeight), transformerKey: transformerKey)
         return try BilinearSampler.sample(bitmap, width: outWidth, height: outHeight) { x, y in
             // Output pixel center relative to the output center, turned back by -angle.
             let dx = x + 0.5 - Double(outWidth) / 2

@@ -88,7 +88,9 @@ public struct RoundCornerTransformer: ImageTransformer, Hashable {
         let w = Double(width)
         let h = Double(height)
         let r = corners.isEmpty ? 0 : min(radius, min(w, h) / 2)
-        let border = borderWidth
+        // A border at least as wide as the image covers all of it; clamping keeps the band
+        // arithmetic below in range for absurd widths.
+        let border = min(borderWidth, max(w, h))
         // Pixels whose center is at least `untouched` inside every outline are left alone.
         let untouched = border + 0.5
         let borderPixel = PremultipliedPixel.load(SIMD4(borderColor.red, borderColor.green, borderColor.blue, borderColor.alpha))

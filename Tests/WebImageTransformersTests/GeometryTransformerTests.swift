@@ -60,6 +60,14 @@ import WebImageTransformers
         #expect(error?.message.contains("0x3") == true)
     }
 
+    @Test("a target over the pixel limit is invalidArgument before any allocation", arguments: [ResizingTransformer.ScaleMode.fill, .aspectFit, .aspectFill])
+    func resizeTooLarge(mode: ResizingTransformer.ScaleMode) {
+        let error = #expect(throws: WebImageError.self) {
+            try image.transformed(by: .resize(to: PixelSize(width: 1, height: Bitmap.maximumResampledPixelCount + 1), mode: mode))
+        }
+        #expect(error?.code == .invalidArgument)
+    }
+
     // MARK: Crop
 
     @Test("crop copies the rectangle exactly")

@@ -89,6 +89,18 @@ import WebImageTransformers
         #expect(!output.hasAlpha)
     }
 
+    @Test("absurd radius and border widths are clamped to the image")
+    func roundCornerHuge() throws {
+        let image = WebImage(bitmap: try Bitmap(width: 10, height: 6, fill: Self.color, hasAlpha: false))
+        let border = try image.transformed(by: .roundCorner(radius: 0, borderWidth: 1e300, borderColor: .white)).bitmap
+        #expect(Set(Pictures.pixels(border)) == [.white])
+        let pill = try image.transformed(by: .roundCorner(radius: 1e15)).bitmap
+        // Radius clamped to 3: a pill shape. The ends' middle pixels are almost covered (their
+        // centers sit 0.45 inside the arc), the corners empty, the straight middle untouched.
+        #expect(pill[0, 3].alpha >= 230 && pill[9, 2].alpha >= 230 && pill[0, 0].alpha == 0)
+        #expect(pill[4, 0] == Self.color && pill[5, 5] == Self.color)
+    }
+
     @Test("a negative radius or border width is invalidArgument", arguments: [(-1.0, 0.0), (1, -1), (.infinity, 0)])
     func roundCornerInvalid(radius: Double, width: Double) {
         let error = #expect(throws: WebImageError.self) {

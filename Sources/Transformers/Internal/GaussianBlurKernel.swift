@@ -45,8 +45,9 @@ struct GaussianBlurKernel {
     ///
     /// Rows are blurred horizontally one at a time. The three vertical passes then run as a
     /// cascade of streaming stages, each holding only a ring of `2 radius + 4` rows and a row of
-    /// running sums, so the whole blur touches a few megabytes however large the image is
-    /// (images shorter than that ring take a simpler path through one full-size buffer).
+    /// running sums, so the whole blur touches a few megabytes for usual radii however large
+    /// the image is. Images shorter than three such rings take a simpler path through one
+    /// full-size float buffer (16 bytes per pixel), which then costs less memory.
     /// - Parameter forceBuffered: Take the full-buffer path whatever the height (for tests).
     func apply(to bitmap: Bitmap, forceBuffered: Bool = false) throws -> Bitmap {
         let width = bitmap.width
@@ -59,7 +60,9 @@ struct GaussianBlurKernel {
             let out = UnsafeMutableRawPointer(buffer.baseAddress!)
             bitmap.bytes.withUnsafeBytes { src in
                 let input = src.baseAddress!
-                if height >= 2 * radius + 4, !forceBuffered {
+                // Streaming holds three rings of 2 radius + 4 rows; take it when that is less
+                // than the one full-size buffer of the other path.
+                if height >= 3 * (2 * radius + 4), !forceBuffered {
                     streamVertical(width: width, height: height, output: out) { y, target in
                         horizontal.blur(input + y * bitmap.bytesPerRow, into: target)
                     }
