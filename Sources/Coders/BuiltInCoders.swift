@@ -5,10 +5,10 @@ public import WebImageCore
 ///
 /// Thread-safety: every coder is a stateless value; the list is made fresh on each access.
 public enum BuiltInCoders {
-    /// BMP, GIF, PNG (with APNG) and JPEG: the order of SDWebImage's defaults, with JPEG, the
-    /// most common format on the web, asked first. The formats do not overlap, so the order only
-    /// affects how soon the right coder is found.
+    /// ``BMPCoder``, ``GIFCoder``, ``PNGCoder`` (with APNG) and ``JPEGCoder``, in that order, so
+    /// that JPEG, the most common format on the web, is asked first. The formats do not
+    /// overlap, so the order only affects how soon the right coder is found.
     public static var all: [any ImageCoder] {
-        [GIFCoder(), PNGCoder(), JPEGCoder()]
+        [BMPCoder(), GIFCoder(), PNGCoder(), JPEGCoder()]
     }
 }

@@ -11,6 +11,7 @@ import WebImageCore
         .init(coder: PNGCoder(), format: .png, tolerance: 0, preservesAlpha: true),
         .init(coder: JPEGCoder(), format: .jpeg, tolerance: 12, preservesAlpha: false),
         .init(coder: GIFCoder(), format: .gif, tolerance: 24, preservesAlpha: false),
+        .init(coder: BMPCoder(), format: .bmp, tolerance: 0, preservesAlpha: true),
     ]
 
     @Test(arguments: ImageCoderContract.Check.allCases, subjects.indices)
@@ -20,7 +21,7 @@ import WebImageCore
 
     @Test func builtInCodersCoverEveryFormat() throws {
         let manager = CodersManager(BuiltInCoders.all)
-        for format in [ImageFormat.jpeg, .png, .gif] {
+        for format in [ImageFormat.jpeg, .png, .gif, .bmp] {
             #expect(manager.canEncode(to: format), "no built-in coder encodes \(format)")
             let data = try manager.encode(TestImages.still(width: 9, height: 7), as: format)
             let image = try manager.decode(data)

@@ -1,0 +1,268 @@
+import Foundation
+import WebImageCore
+
+/// BMP decoding in Swift: BITMAPCOREHEADER (12), BITMAPINFOHEADER (40) and its V2-V5
+/// extensions (52, 56, 108, 124) and OS/2 2.x (16, 64); 1, 4, 8, 16, 24 and 32 bits; BI_RGB,
+/// RLE8, RLE4, BITFIELDS and ALPHABITFIELDS; bottom-up and top-down rows.
+///
+/// Decisions: 32-bit BI_RGB data uses its fourth byte as alpha only when some pixel has a
+/// non-zero one (many writers leave it 0, meaning opaque), as Firefox does; 16-bit BI_RGB is
+/// 5-5-5; pixels an RLE stream skips (delta, end of line) are transparent; palette indices past
+/// the palette are opaque black. Every read is bounds-checked; pixel data that ends early leaves
+/// the missing rows transparent and the image marked ``ImageMetadata/incremental``.
+enum BMPDecoding {
+    struct Header {
+        var width: Int
+        var height: Int
+        var topDown: Bool
+        var bitsPerPixel: Int
+        var compression: Int
+        var pixelOffset: Int
+        var masks: (red: UInt32, green: UInt32, blue: UInt32, alpha: UInt32)?
+        var palette: [UInt32]
+    }
+
+    static func u16(_ b: UnsafeRawBufferPointer, _ o: Int) -> Int { Int(b[o]) | Int(b[o + 1]) << 8 }
+    static func u32(_ b: UnsafeRawBufferPointer, _ o: Int) -> UInt32 {
+        UInt32(b[o]) | UInt32(b[o + 1]) << 8 | UInt32(b[o + 2]) << 16 | UInt32(b[o + 3]) << 24
+    }
+
+    static func parseHeader(_ b: UnsafeRawBufferPointer, options: ImageDecodeOptions) throws -> Header {
+        let count = b.count
+        guard count >= 18, b[0] == 0x42, b[1] == 0x4D else {
+            throw WebImageError(.badImageData, "\(count) bytes are not BMP data (no BM signature)")
+        }
+        let infoSize = Int(u32(b, 14))
+        guard [12, 16, 40, 52, 56, 64, 108, 124].contains(infoSize) else {
+            throw WebImageError(.badImageData, "BMP header size \(infoSize) is not one this decoder knows")
+        }
+        guard count >= 14 + infoSize else {
+            throw WebImageError(.badImageData, "BMP data of \(count) bytes is truncated inside its header")
+        }
+        let width: Int, rawHeight: Int, bitsPerPixel: Int, compression: Int, colorsUsed: Int
+        if infoSize == 12 {
+            width = u16(b, 18)
+            rawHeight = u16(b, 20)
+            bitsPerPixel = u16(b, 24)
+            compression = 0
+            colorsUsed = 0
+        } else {
+            width = Int(Int32(bitPattern: u32(b, 18)))
+            rawHeight = Int(Int32(bitPattern: u32(b, 22)))
+            bitsPerPixel = u16(b, 28)
+            compression = infoSize >= 20 ? Int(u32(b, 30)) : 0
+            colorsUsed = infoSize >= 36 ? Int(u32(b, 46)) : 0
+        }
+        let topDown = rawHeight < 0
+        let height = abs(rawHeight)
+        guard width > 0, height > 0 else {
+            throw WebImageError(.badImageData, "BMP header claims an invalid size \(width)x\(rawHeight)")
+        }
+        try PixelLimit.check(PixelSize(width: width, height: height), options: options, format: "BMP", byteCount: count)
+        let valid: Bool
+        switch compression {
+        case 0: valid = [1, 4, 8, 16, 24, 32].contains(bitsPerPixel)
+        case 1: valid = bitsPerPixel == 8
+        case 2: valid = bitsPerPixel == 4
+        case 3, 6: valid = bitsPerPixel == 16 || bitsPerPixel == 32
+        default: valid = false
+        }
+        guard valid, !(topDown && (compression == 1 || compression == 2)) else {
+            throw WebImageError(.badImageData, "BMP with \(bitsPerPixel) bits per pixel and compression \(compression) is not supported")
+        }
+        var header = Header(width: width, height: height, topDown: topDown, bitsPerPixel: bitsPerPixel, compression: compression,
+                            pixelOffset: Int(u32(b, 10)), masks: nil, palette: [])
+        var tableOffset = 14 + infoSize
+        if compression == 3 || compression == 6 {
+            let maskCount = compression == 6 ? 4 : 3
+            let maskBase: Int
+            if infoSize >= 52 {
+                maskBase = 54
+            } else {
+                maskBase = tableOffset
+                tableOffset += maskCount * 4
+            }
+            guard maskBase + maskCount * 4 <= count else {
+                throw WebImageError(.badImageData, "BMP data of \(count) bytes is truncated inside its bit masks")
+            }
+            let alpha = (maskCount == 4 || infoSize >= 56) ? u32(b, maskBase + 12) : 0
+            header.masks = (u32(b, maskBase), u32(b, maskBase + 4), u32(b, maskBase + 8), alpha)
+        } else if bitsPerPixel == 16 {
+            header.masks = (0x7C00, 0x03E0, 0x001F, 0)
+        }
+        if bitsPerPixel <= 8 {
+            let entrySize = infoSize == 12 ? 3 : 4
+            let maximum = 1 << bitsPerPixel
+            let entries = min(maximum, colorsUsed > 0 ? colorsUsed : maximum, max(0, (count - tableOffset) / entrySize))
+            var palette = [UInt32](repeating: 0xFF00_0000, count: 256)
+            for index in 0..<entries {
+                let p = tableOffset + index * entrySize
+                palette[index] = UInt32(b[p + 2]) | UInt32(b[p + 1]) << 8 | UInt32(b[p]) << 16 | 0xFF00_0000
+            }
+            header.palette = palette
+        }
+        return header
+    }
+
+    /// Decodes `data` to a still image.
+    static func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
+        try data.withUnsafeBytes { b in
+            let header = try parseHeader(b, options: options)
+            let width = header.width, height = header.height
+            var pixels = [UInt8](repeating: 0, count: width * height * 4)
+            var complete = true
+            var hasAlpha = false
+            guard header.pixelOffset > 0, header.pixelOffset < b.count else {
+                throw WebImageError(.badImageData, "BMP pixel data offset \(header.pixelOffset) is outside the \(b.count) bytes of data")
+            }
+            pixels.withUnsafeMutableBytes { out in
+                // Row `row` of the file is image row `y`.
+                func target(_ row: Int) -> Int { (header.topDown ? row : height - 1 - row) * width * 4 }
+                if header.compression == 1 || header.compression == 2 {
+                    complete = decodeRLE(b, header: header, into: out, rowOffset: target)
+                    hasAlpha = true
+                    return
+                }
+                let rowBytes = ((width * header.bitsPerPixel + 31) / 32) * 4
+                for row in 0..<height {
+                    let start = header.pixelOffset + row * rowBytes
+                    let needed = (width * header.bitsPerPixel + 7) / 8
+                    guard start + needed <= b.count else {
+                        complete = false
+                        break
+                    }
+                    decodeRow(b, at: start, header: header, into: out, offset: target(row))
+                }
+            }
+            if header.bitsPerPixel == 32 {
+                hasAlpha = applyAlphaRule(&pixels, header: header)
+            } else if header.bitsPerPixel == 16, let masks = header.masks, masks.alpha != 0 {
+                hasAlpha = true
+            }
+            if !complete { hasAlpha = true }
+            var bitmap = try Bitmap(width: width, height: height, bytes: pixels, hasAlpha: hasAlpha)
+            var metadata: ImageMetadata = .decoded
+            let target = options.targetPixelSize(for: bitmap.size)
+            if target != bitmap.size {
+                bitmap = try Thumbnail.resize(bitmap, to: target)
+                metadata.insert(.thumbnail)
+            }
+            if !complete { metadata.insert(.incremental) }
+            return WebImage(bitmap: bitmap, scale: options.scaleFactor, format: .bmp, metadata: metadata)
+        }
+    }
+
+    /// 32-bit alpha: from the alpha mask when there is one; for BI_RGB only when some pixel has a
+    /// non-zero fourth byte (else every pixel is made opaque).
+    private static func applyAlphaRule(_ pixels: inout [UInt8], header: Header) -> Bool {
+        if let masks = header.masks { return masks.alpha != 0 }
+        var anyAlpha = false
+        for index in stride(from: 3, to: pixels.count, by: 4) where pixels[index] != 0 {
+            anyAlpha = true
+            break
+        }
+        if !anyAlpha {
+            for index in stride(from: 3, to: pixels.count, by: 4) { pixels[index] = 255 }
+        }
+        return anyAlpha
+    }
+
+    private static func decodeRow(_ b: UnsafeRawBufferPointer, at start: Int, header: Header, into out: UnsafeMutableRawBufferPointer, offset: Int) {
+        let width = header.width
+        switch header.bitsPerPixel {
+        case 1, 4, 8:
+            let depth = header.bitsPerPixel, perByte = 8 / depth, mask = (1 << depth) - 1
+            for x in 0..<width {
+                let byte = Int(b[start + x / perByte])
+                let index = (byte >> (8 - depth * (x % perByte + 1))) & mask
+                out.storeBytes(of: header.palette[index], toByteOffset: offset + x * 4, as: UInt32.self)
+            }
+        case 24:
+            for x in 0..<width {
+                let p = start + x * 3
+                let value = UInt32(b[p + 2]) | UInt32(b[p + 1]) << 8 | UInt32(b[p]) << 16 | 0xFF00_0000
+                out.storeBytes(of: value, toByteOffset: offset + x * 4, as: UInt32.self)
+            }
+        case 32 where header.masks == nil:
+            for x in 0..<width {
+                let p = start + x * 4
+                let value = UInt32(b[p + 2]) | UInt32(b[p + 1]) << 8 | UInt32(b[p]) << 16 | UInt32(b[p + 3]) << 24
+                out.storeBytes(of: value, toByteOffset: offset + x * 4, as: UInt32.self)
+            }
+        default:  // 16 or 32 bits with masks
+            guard let masks = header.masks else { return }
+            let bytesPerPixel = header.bitsPerPixel / 8
+            let channels = [masks.red, masks.green, masks.blue, masks.alpha].map(MaskChannel.init)
+            for x in 0..<width {
+                let p = start + x * bytesPerPixel
+                let raw = bytesPerPixel == 2 ? UInt32(u16(b, p)) : u32(b, p)
+                let r = channels[0].value(raw), g = channels[1].value(raw), bl = channels[2].value(raw)
+                let a = masks.alpha == 0 ? 255 : channels[3].value(raw)
+                out.storeBytes(of: r | g << 8 | bl << 16 | a << 24, toByteOffset: offset + x * 4, as: UInt32.self)
+            }
+        }
+    }
+
+    /// One BITFIELDS channel: shift and scale to 8 bits.
+    private struct MaskChannel {
+        let mask: UInt32
+        let shift: UInt32
+        let maximum: UInt32
+
+        init(_ mask: UInt32) {
+            self.mask = mask
+            shift = mask == 0 ? 0 : UInt32(mask.trailingZeroBitCount)
+            maximum = mask == 0 ? 0 : mask >> shift
+        }
+
+        func value(_ raw: UInt32) -> UInt32 {
+            guard maximum > 0 else { return 0 }
+            let v = UInt64((raw & mask) >> shift)
+            return UInt32((v * 255 + UInt64(maximum) / 2) / UInt64(maximum))
+        }
+    }
+
+    /// RLE8 / RLE4. Returns whether the stream reached its end-of-bitmap code.
+    private static func decodeRLE(_ b: UnsafeRawBufferPointer, header: Header, into out: UnsafeMutableRawBufferPointer, rowOffset: (Int) -> Int) -> Bool {
+        let width = header.width, height = header.height
+        let four = header.compression == 2
+        var p = header.pixelOffset
+        var x = 0, row = 0
+        func put(_ index: Int) {
+            guard x < width, row < height else { return }
+            out.storeBytes(of: header.palette[index & 0xFF], toByteOffset: rowOffset(row) + x * 4, as: UInt32.self)
+            x += 1
+        }
+        while p + 1 < b.count, row < height {
+            let first = Int(b[p]), second = Int(b[p + 1])
+            p += 2
+            if first > 0 {
+                for i in 0..<first {
+                    put(four ? (i % 2 == 0 ? second >> 4 : second & 0x0F) : second)
+                }
+                continue
+            }
+            switch second {
+            case 0:
+                x = 0
+                row += 1
+            case 1:
+                return true
+            case 2:
+                guard p + 1 < b.count else { return false }
+                x += Int(b[p])
+                row += Int(b[p + 1])
+                p += 2
+            default:
+                let count = second
+                let bytes = four ? (count + 1) / 2 : count
+                guard p + bytes <= b.count else { return false }
+                for i in 0..<count {
+                    put(four ? (i % 2 == 0 ? Int(b[p + i / 2]) >> 4 : Int(b[p + i / 2]) & 0x0F) : Int(b[p + i]))
+                }
+                p += (bytes + 1) & ~1  // runs are padded to 16 bits
+            }
+        }
+        return row >= height
+    }
+}
