@@ -9,6 +9,12 @@ public import WebImageCore
 /// every frame of an animated image is filtered. The output has alpha if the input has, or if
 /// the matrix changes alpha.
 ///
+/// Animated images: every frame is transformed, keeping the frame count, durations and loop
+/// count. A lazily decoded animation (``WebImageCore/WebImage/isLazilyAnimated``) is decoded one
+/// frame at a time, and the result holds every transformed frame in memory: frame count x the
+/// output frame's bytes (a 100-frame 400x300 result takes 48 MB). Whether to transform animated
+/// images at all is the caller's choice (SDWebImage's `transformAnimatedImage` option).
+///
 /// Key: `ColorMatrixTransformer(m0,...,m19)`, the 20 values with six decimals, row by row.
 ///
 /// Thread-safety: an immutable value; use it from any thread.

@@ -7,6 +7,9 @@ public import WebImageCore
 /// stops the pipeline and is thrown as is. Pipelines nest (a nested pipeline's key joins into
 /// the outer one's, so `[a, [b, c]]` and `[a, b, c]` have the same key and do the same work).
 /// An empty pipeline returns the image marked ``ImageMetadata/transformed`` and otherwise unchanged.
+/// An animated image goes through each transformer whole (every frame, see the built-in
+/// transformers' notes on memory); the first one turns a lazily decoded animation into frames
+/// held in memory.
 ///
 /// Key: the children's keys joined with `-`, as SDWebImage does:
 /// `ResizingTransformer(400x300,aspectFill,lanczos3)-RoundCornerTransformer(8.000000,15,0.000000,#000000FF)`;

@@ -19,6 +19,12 @@ import Foundation
 /// The scale factor, format and metadata are kept, ``ImageMetadata/transformed`` is added, and
 /// every frame of an animated image is rotated.
 ///
+/// Animated images: every frame is transformed, keeping the frame count, durations and loop
+/// count. A lazily decoded animation (``WebImageCore/WebImage/isLazilyAnimated``) is decoded one
+/// frame at a time, and the result holds every transformed frame in memory: frame count x the
+/// output frame's bytes (a 100-frame 400x300 result takes 48 MB). Whether to transform animated
+/// images at all is the caller's choice (SDWebImage's `transformAnimatedImage` option).
+///
 /// Key: `RotationTransformer(angle,fitSize)`, the angle in radians with six decimals and
 /// fitSize as `1`/`0`: `RotationTransformer(0.785398,1)`.
 ///

@@ -17,6 +17,12 @@ public import WebImageCore
 /// The scale factor, format and metadata are kept, ``ImageMetadata/transformed`` is added, and
 /// every frame of an animated image is processed. The output has alpha when a corner is rounded.
 ///
+/// Animated images: every frame is transformed, keeping the frame count, durations and loop
+/// count. A lazily decoded animation (``WebImageCore/WebImage/isLazilyAnimated``) is decoded one
+/// frame at a time, and the result holds every transformed frame in memory: frame count x the
+/// output frame's bytes (a 100-frame 400x300 result takes 48 MB). Whether to transform animated
+/// images at all is the caller's choice (SDWebImage's `transformAnimatedImage` option).
+///
 /// Key: `RoundCornerTransformer(radius,corners,borderWidth,borderColor)` with the radius and
 /// width in pixels with six decimals, the corners as the bit mask of ``Corners`` (topLeft 1,
 /// topRight 2, bottomLeft 4, bottomRight 8, as `UIRectCorner`) and the color as `#RRGGBBAA`:
@@ -26,6 +32,7 @@ public import WebImageCore
 public struct RoundCornerTransformer: ImageTransformer, Hashable {
     /// Which corners to round (the bits of `UIRectCorner`).
     public struct Corners: OptionSet, Hashable, Sendable {
+        /// The bit mask: topLeft 1, topRight 2, bottomLeft 4, bottomRight 8.
         public let rawValue: Int
         /// Creates a set from its bit mask (bits above the four corners are ignored).
         public init(rawValue: Int) { self.rawValue = rawValue & 0xF }
