@@ -76,8 +76,12 @@ extension Bitmap {
     /// Output pixels whose alpha rounds to 0 are `(0, 0, 0, 0)`.
     ///
     /// - ``ResamplingFilter/nearest`` copies source pixels exactly (no premultiplication).
-    /// - A bitmap resampled to its own size is returned unchanged.
-    /// - The output keeps ``hasAlpha``; its rows are tightly packed (`bytesPerRow == width * 4`).
+    /// - A bitmap resampled to its own size is returned unchanged (row padding included).
+    /// - Otherwise the output keeps ``hasAlpha`` and its rows are tightly packed
+    ///   (`bytesPerRow == width * 4`).
+    /// - Memory beyond the output: a ring of 16-byte-per-pixel intermediate rows as tall as the
+    ///   widest vertical window (4000x3000 to 400x300 with Lanczos3: 63 rows of 400 pixels,
+    ///   about 400 KB), or one source-wide row when the vertical pass goes first.
     ///
     /// Thread-safety: a pure function of its inputs; call it from any thread.
     ///

@@ -10,6 +10,7 @@ import WebImageCore
         (PixelSize(width: 16, height: 12), PixelSize(width: 5, height: 4)),    // reduce
         (PixelSize(width: 7, height: 5), PixelSize(width: 15, height: 11)),    // enlarge
         (PixelSize(width: 13, height: 9), PixelSize(width: 13, height: 4)),    // one direction only
+        (PixelSize(width: 12, height: 16), PixelSize(width: 12, height: 8)),   // one direction, vertical first for box
         (PixelSize(width: 4, height: 40), PixelSize(width: 40, height: 4)),    // wide <-> tall
         (PixelSize(width: 40, height: 3), PixelSize(width: 3, height: 30)),
         (PixelSize(width: 1, height: 1), PixelSize(width: 3, height: 2)),
