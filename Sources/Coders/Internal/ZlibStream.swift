@@ -6,7 +6,7 @@ import WebImageCore
 ///
 /// Not thread-safe: one stream serves one decode or encode on one thread.
 final class ZlibStream {
-    enum Mode { case inflateRaw, deflate(level: Int32) }
+    enum Mode { case inflateRaw, deflate(level: Int32, strategy: Int32) }
 
     let stream: UnsafeMutablePointer<z_stream>
     private let mode: Mode
@@ -24,8 +24,8 @@ final class ZlibStream {
             // Raw deflate (negative window bits): the caller has checked the 2-byte zlib header,
             // and the Adler-32 trailer is not verified (see PNGCoder's documentation).
             status = inflateInit2_(stream, -15, ZLIB_VERSION, size)
-        case .deflate(let level):
-            status = deflateInit2_(stream, level, Z_DEFLATED, 15, 9, Z_DEFAULT_STRATEGY, ZLIB_VERSION, size)
+        case .deflate(let level, let strategy):
+            status = deflateInit2_(stream, level, Z_DEFLATED, 15, 8, strategy, ZLIB_VERSION, size)
         }
         guard status == Z_OK else {
             // deinit frees the z_stream (initialized stays false, so zlib is not ended).
