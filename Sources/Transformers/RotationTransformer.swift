@@ -90,12 +90,14 @@ public struct RotationTransformer: ImageTransformer, Hashable {
             outHeight = bitmap.height
         }
         try WebImage.checkOutputSize(PixelSize(width: outWidth, height: outHeight), transformerKey: transformerKey)
-        return try BilinearSampler.sample(bitmap, width: outWidth, height: outHeight) { x, y in
-            // Output pixel center relative to the output center, turned back by -angle.
-            let dx = x + 0.5 - Double(outWidth) / 2
-            let dy = y + 0.5 - Double(outHeight) / 2
-            return (dx * c - dy * s + w / 2, dx * s + dy * c + h / 2)
-        }
+        // Output pixel centers relative to the output center, turned back by -angle, around the
+        // source center: (dx, dy) -> (dx cos - dy sin, dx sin + dy cos).
+        let dx0 = 0.5 - Double(outWidth) / 2
+        let dy0 = 0.5 - Double(outHeight) / 2
+        return try BilinearSampler.sample(
+            bitmap, width: outWidth, height: outHeight,
+            origin: (dx0 * c - dy0 * s + w / 2, dx0 * s + dy0 * c + h / 2),
+            column: (c, s), row: (-s, c))
     }
 }
 

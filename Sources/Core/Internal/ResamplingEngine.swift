@@ -241,18 +241,17 @@ enum ResamplingEngine {
     /// mantissa bits, read out by a bit cast: much faster than the standard library's generic
     /// SIMD float-to-integer conversion.
     private static func unpremultiplyRow(_ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int, into dst: UnsafeMutableRawPointer) {
-        let zero = SIMD4<Float>.zero
-        let top = SIMD4<Float>(repeating: 255)
+        // Lane by lane: the standard library's SIMD `clamped` is not inlined and is slow.
+        @inline(__always) func clamp(_ v: Float) -> Float { min(max(v, 0), 255) }
         let magic = SIMD4<Float>(repeating: 12_582_912)
         for x in 0..<count {
             let v = row[x]
             let alpha = v[3]
             var pixel = SIMD4<UInt8>.zero
             if alpha >= 127.5 {  // alpha / 255 rounds to at least 1
-                var c = v * (255 / alpha)
-                c[3] = alpha * (1 / 255)
-                c = c.clamped(lowerBound: zero, upperBound: top) + magic
-                pixel = SIMD4<UInt8>(truncatingIfNeeded: unsafeBitCast(c, to: SIMD4<UInt32>.self))
+                let c = v * (255 / alpha)
+                let rounded = SIMD4<Float>(clamp(c[0]), clamp(c[1]), clamp(c[2]), clamp(alpha * (1 / 255))) + magic
+                pixel = SIMD4<UInt8>(truncatingIfNeeded: unsafeBitCast(rounded, to: SIMD4<UInt32>.self))
             }
             dst.storeBytes(of: pixel, toByteOffset: x * 4, as: SIMD4<UInt8>.self)
         }
