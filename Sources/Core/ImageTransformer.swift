@@ -9,7 +9,8 @@ public protocol ImageTransformer: Sendable {
     /// A stable string that names this transformer and its parameters.
     var transformerKey: String { get }
     /// Transforms `image`, loaded for cache key `key`.
-    /// - Throws: ``WebImageError`` with ``WebImageError/Code/transformFailed``.
+    /// - Throws: ``WebImageError`` with ``WebImageError/Code/transformFailed`` (for example a crop
+    ///   outside the image), or ``WebImageError/Code/invalidArgument`` for a parameter out of range.
     func transform(_ image: WebImage, forKey key: String) throws -> WebImage
 }
 
