@@ -38,7 +38,7 @@ enum PNGRaster {
                 }
                 try unfilter(&current, previous: previous, stride: filterStride)
                 current.withUnsafeBufferPointer { row in
-                    converter.convert(row, width: width, into: output + y * width * 4, pixelStep: 1)
+                    converter.convert(row, width: width, into: output + y * width * 4)
                 }
                 swap(&current, &previous)
             }
@@ -61,7 +61,7 @@ enum PNGRaster {
                 let y = y0 + row * dy
                 current.withUnsafeBufferPointer { filtered in
                     scratch.withUnsafeMutableBufferPointer { line in
-                        converter.convert(filtered, width: passWidth, into: line.baseAddress!, pixelStep: 1)
+                        converter.convert(filtered, width: passWidth, into: line.baseAddress!)
                         let target = UnsafeMutableRawPointer(output + y * width * 4)
                         let pixels = UnsafeRawPointer(line.baseAddress!)
                         for index in 0..<passWidth {
@@ -199,7 +199,7 @@ private struct RowConverter {
     }
 
     /// Converts `width` pixels of `row` (filter byte first) into `target`.
-    func convert(_ row: UnsafeBufferPointer<UInt8>, width: Int, into target: UnsafeMutablePointer<UInt8>, pixelStep: Int) {
+    func convert(_ row: UnsafeBufferPointer<UInt8>, width: Int, into target: UnsafeMutablePointer<UInt8>) {
         let input = row.baseAddress! + 1
         let out = UnsafeMutableRawPointer(target)
         let key = format.colorKey
