@@ -235,6 +235,25 @@ import WebImageCore
         #expect(final.bitmap == source)
     }
 
+    @Test func smallUpdatesReuseTheLastPartialImage() throws {
+        let source = TestImages.gradient(width: 24, height: 96)
+        let data = try PNGCoder(compressionLevel: 0).encode(WebImage(bitmap: source), as: .png)
+        let decoder = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
+        func rows() throws -> Int {
+            let image = try #require(decoder.currentImage())
+            return (0..<96).filter { image.bitmap[0, $0].alpha == 255 }.count
+        }
+        decoder.update(data: Data(data.prefix(data.count * 40 / 100)), finished: false)
+        let first = try rows()
+        // Under a quarter more data: the last image is reused (a few full decodes per download).
+        decoder.update(data: Data(data.prefix(data.count * 45 / 100)), finished: false)
+        #expect(try rows() == first)
+        decoder.update(data: Data(data.prefix(data.count * 80 / 100)), finished: false)
+        #expect(try rows() > first)
+        decoder.update(data: data, finished: true)
+        #expect(try rows() == 96)
+    }
+
     @Test func canIncrementallyDecodeASignaturePrefix() {
         #expect(coder.canIncrementallyDecode(Data([0x89, 0x50])))
         #expect(!coder.canIncrementallyDecode(Data([0xFF, 0xD8])))

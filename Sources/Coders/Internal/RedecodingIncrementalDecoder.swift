@@ -8,6 +8,10 @@ import WebImageCore
 /// ``ImageMetadata/incremental``); before the last chunk the result is always flagged.
 /// A decode that fails (too little data yet) gives `nil`, or the last good image.
 ///
+/// Work bound: before the last chunk, a new decode happens only once the data has grown by a
+/// quarter since the last decode (or when there is no image yet), so a download fed in many
+/// small chunks costs a few full decodes in all, not one per chunk.
+///
 /// Thread-safety: the state sits in a `Locked` (Core's mutex); decoding runs outside the lock.
 final class RedecodingIncrementalDecoder: IncrementalImageDecoder {
     typealias Decode = @Sendable (Data, ImageDecodeOptions) throws -> WebImage
@@ -19,6 +23,8 @@ final class RedecodingIncrementalDecoder: IncrementalImageDecoder {
         var generation = 0
         var image: WebImage?
         var imageGeneration = -1
+        /// The data size the image was decoded from.
+        var imageByteCount = 0
     }
 
     private let options: ImageDecodeOptions
@@ -41,16 +47,18 @@ final class RedecodingIncrementalDecoder: IncrementalImageDecoder {
     }
 
     func currentImage() -> WebImage? {
-        let (data, finished, generation, cached, cachedGeneration) = state.withLock {
-            ($0.data, $0.finished, $0.generation, $0.image, $0.imageGeneration)
+        let (data, finished, generation, cached, cachedGeneration, cachedCount) = state.withLock {
+            ($0.data, $0.finished, $0.generation, $0.image, $0.imageGeneration, $0.imageByteCount)
         }
         if generation == cachedGeneration { return cached }
+        if !finished, cached != nil, data.count - cachedCount < cachedCount / 4 { return cached }
         guard !data.isEmpty, var image = try? decode(data, options) else { return cached }
         if !finished { image.metadata.insert(.incremental) }
         state.withLock { state in
             if state.generation == generation || state.imageGeneration < generation {
                 state.image = image
                 state.imageGeneration = generation
+                state.imageByteCount = data.count
             }
         }
         return image
