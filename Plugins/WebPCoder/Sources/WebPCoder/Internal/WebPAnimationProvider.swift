@@ -1,0 +1,79 @@
+import Foundation
+import WebImageCore
+
+/// Random access to the frames of a WebP (animated, or a still seen as one frame): the container
+/// is parsed once; frames are decoded by libwebp on demand and composited on a canvas by
+/// ``WebPCanvas`` (blending and disposal), then resampled (Lanczos-3, Core's resampler) when
+/// the options ask for a thumbnail or a scale-down.
+///
+/// Thread-safety: the canvas sits in a `Locked` (Core's mutex); frames are rendered under it
+/// (only this provider's own code and libwebp run there), so concurrent callers take turns.
+final class WebPAnimationProvider: AnimatedImageProvider {
+    let animatedImageData: Data
+    let format = ImageFormat.webp
+    let pixelSize: PixelSize
+    let canvasSize: PixelSize
+    let frameCount: Int
+    let loopCount: Int?
+    /// Whether any frame has alpha or leaves part of the canvas uncovered.
+    let hasAlpha: Bool
+    private let frames: [WebPFrameInfo]
+    private let canvas: Locked<WebPCanvas>
+
+    /// Parses `data` and checks the canvas against the pixel limit.
+    /// - Parameter partial: `data` may be cut short; only its complete frames are used.
+    /// - Throws: ``WebImageError/Code/badImageData``, ``WebImageError/Code/imageTooLarge``.
+    init(data: Data, options: ImageDecodeOptions, partial: Bool = false) throws {
+        guard let header = try WebPHeader.read(data, partial: partial) else {
+            throw WebImageError(.badImageData, "WebP data of \(data.count) bytes is truncated (the header is incomplete)")
+        }
+        try header.checkLimit(options, byteCount: data.count)
+        let container = try WebPContainer.parse(data, partial: partial, firstFrameOnly: options.firstFrameOnly)
+        guard container.canvasSize == header.size else {
+            throw WebImageError(.badImageData, "WebP data of \(data.count) bytes: the canvas (\(container.canvasSize)) does not match the header (\(header.size))")
+        }
+        let canvasSize = container.canvasSize
+        self.animatedImageData = data
+        self.canvasSize = canvasSize
+        self.frames = container.frames
+        self.frameCount = container.frames.count
+        self.loopCount = container.frames.count > 1 ? container.loopCount : nil
+        self.hasAlpha = container.frames.contains { $0.hasAlpha || !$0.covers(width: canvasSize.width, height: canvasSize.height) }
+        self.pixelSize = options.targetPixelSize(for: canvasSize, frameCount: container.frames.count)
+        self.canvas = Locked(WebPCanvas(width: canvasSize.width, height: canvasSize.height))
+    }
+
+    /// Whether frames come out smaller than the canvas.
+    var isThumbnail: Bool { pixelSize != canvasSize }
+
+    func duration(at index: Int) -> Double {
+        guard index >= 0, index < frameCount else { return 0 }
+        return frames[index].duration
+    }
+
+    func frame(at index: Int) throws -> Bitmap {
+        guard index >= 0, index < frameCount else {
+            throw WebImageError(.invalidArgument, "frame index \(index) is outside 0..<\(frameCount)")
+        }
+        let pixels = try canvas.withLock { canvas in
+            try canvas.render(index, frames: frames) { frameIndex in try decodeFrame(frameIndex) }
+        }
+        let bitmap = try Bitmap(width: canvasSize.width, height: canvasSize.height, bytes: pixels, hasAlpha: hasAlpha)
+        if bitmap.size == pixelSize { return bitmap }
+        return try bitmap.resampled(to: pixelSize, filter: .lanczos3)
+    }
+
+    /// The RGBA8 pixels of frame `index`'s own rectangle.
+    private func decodeFrame(_ index: Int) throws -> [UInt8] {
+        let frame = frames[index]
+        let count = frame.width * frame.height * 4
+        let what = "frame \(index) of \(frameCount) of WebP data of \(animatedImageData.count) bytes"
+        return try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            try animatedImageData.withUnsafeBytes { raw in
+                let bytes = UnsafeRawBufferPointer(rebasing: raw[frame.range])
+                try WebPStillDecoding.decode(bytes, into: buffer, size: PixelSize(width: frame.width, height: frame.height), scaling: false, what: what)
+            }
+            initialized = count
+        }
+    }
+}

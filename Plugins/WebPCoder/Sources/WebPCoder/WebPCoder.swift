@@ -1,0 +1,199 @@
+public import Foundation
+public import WebImageCore
+
+/// The WebP coder, on the system libwebp (SDWebImage's `SDImageWebPCoder` plug-in).
+///
+/// Register it once at launch; it is then asked first for WebP data, and `ImageManager.shared`
+/// loads `.webp` URLs:
+///
+/// ```swift
+/// CodersManager.shared.add(WebPCoder())
+/// ```
+///
+/// **Decoding** reads lossy (VP8), lossless (VP8L), alpha (ALPH) and animated (ANIM/ANMF)
+/// files into RGBA8 with straight alpha.
+/// - The header is read first and the image (for an animation, the canvas) is checked against
+///   `options.maxPixelCount` before any pixel memory is allocated
+///   (``WebImageError/Code/imageTooLarge``). Truncated and corrupt data throw
+///   ``WebImageError/Code/badImageData`` with a message that says which (a truncated still is
+///   not shown partially here; the incremental decoder does that).
+/// - Thumbnails (`thumbnailPixelSize`, `scaleDownLimitBytes`) of stills come from libwebp's
+///   scaled decoding, which hits the exact size the options ask for: a full-size bitmap is
+///   never made. They are marked ``ImageMetadata/thumbnail``.
+/// - Animations: frames are composited on the canvas (blending "over" or not, disposal "none"
+///   or "to background", which clears to transparent: the ANIM background color is a hint that
+///   browsers and libwebp's own animation decoder ignore). Durations are in milliseconds;
+///   10 ms or less shows for 100 ms, as in browsers and SDWebImage. The loop count is the
+///   file's (0 = forever). Frames decode lazily through an ``AnimatedImage`` (random access
+///   restarts at the nearest keyframe) unless `preloadAllFrames`; `firstFrameOnly` gives a
+///   still. Animated thumbnails composite at full size, then resample each frame with
+///   Lanczos-3 (compositing scaled frames would leave seams at fractional offsets).
+///   `preloadAllFrames` is honoured while all the frames together stay within
+///   `maxPixelCount`; past that, the frames stay lazy (a few KB of data can describe
+///   thousands of large frames).
+/// - ICC profiles, EXIF and XMP chunks are not read: pixels are taken as sRGB and no EXIF
+///   orientation is applied (libwebp applies none either).
+///
+/// **Encoding** writes lossy (``lossless`` `false`, the default, as SDWebImage) or lossless
+/// WebP; the context's ``WebImageContext/webPLossless`` overrides ``lossless`` per request.
+/// - `compressionQuality` 0...1 maps to libwebp's quality 0...100 (for lossless, the effort
+///   spent on making the file small). Lossless output is exact: every pixel comes back as given,
+///   the color under fully transparent pixels included. Lossy output keeps alpha exactly
+///   (lossless alpha plane) and drops it for opaque images.
+/// - An animated image becomes an animated WebP (`WebPAnimEncoder`) with its loop count (`nil`
+///   is written as 0, forever, as the GIF coder does) and frame durations rounded to
+///   milliseconds (at least 1 ms); `firstFrameOnly` writes a still. libwebp merges a frame
+///   identical to the one before into it (one frame, the two durations summed).
+/// - `maxPixelSize` downsizes first (aspect kept, Lanczos-3). `maxFileSize` applies to lossy
+///   encoding: the highest quality (at most `compressionQuality`) whose output fits is found by
+///   bisection; if even quality 0 does not fit, the quality-0 output is returned. Lossless
+///   output is returned whatever its size. `backgroundColor` and `embedThumbnail` do not apply.
+///
+/// Thread-safety: a value with no shared state; call it from any thread, concurrently.
+public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
+    /// Whether ``encode(_:as:options:)`` writes lossless WebP when the context does not say.
+    public let lossless: Bool
+    /// libwebp's encoding method: 0 (fastest) ... 6 (slowest, smallest files).
+    public let method: Int
+
+    /// Creates the coder.
+    /// - Parameters:
+    ///   - lossless: Encode losslessly unless the context says otherwise (default `false`: lossy).
+    ///   - method: libwebp's encoding method, clamped to 0...6 (default 4, libwebp's default).
+    public init(lossless: Bool = false, method: Int = 4) {
+        self.lossless = lossless
+        self.method = min(6, max(0, method))
+    }
+
+    // MARK: Decoding
+
+    /// `true` for data that starts with the WebP signature (`RIFF`, 4 bytes, `WEBP`).
+    public func canDecode(_ data: Data) -> Bool {
+        WebPHeader.hasSignature(data)
+    }
+
+    /// Decodes a WebP: a still, or an animation (lazy unless `preloadAllFrames`).
+    /// - Throws: ``WebImageError/Code/badImageData`` for data that is not WebP, truncated or
+    ///   corrupt; ``WebImageError/Code/imageTooLarge`` over `options.maxPixelCount`.
+    public func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
+        guard let header = try WebPHeader.read(data) else {
+            throw WebImageError(.badImageData, "WebP data of \(data.count) bytes is truncated (the header is incomplete)")
+        }
+        try header.checkLimit(options, byteCount: data.count)
+        guard header.isComplete else {
+            throw WebImageError(.badImageData, "WebP data of \(data.count) bytes is truncated (it ends inside the headers)")
+        }
+        if header.isAnimated {
+            return try decodeAnimation(data, options: options)
+        }
+        let size = options.targetPixelSize(for: header.size)
+        let bitmap = try WebPStillDecoding.decode(data, header: header, size: size)
+        let metadata: ImageMetadata = size == header.size ? .decoded : [.decoded, .thumbnail]
+        return WebImage(bitmap: bitmap, scale: options.scaleFactor, format: .webp, metadata: metadata)
+    }
+
+    private func decodeAnimation(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
+        let provider = try WebPAnimationProvider(data: data, options: options)
+        let metadata: ImageMetadata = provider.isThumbnail ? [.decoded, .thumbnail] : .decoded
+        if provider.frameCount == 1 {
+            return WebImage(bitmap: try provider.frame(at: 0), scale: options.scaleFactor, format: .webp, metadata: metadata)
+        }
+        let framePixels = provider.pixelSize.pixelCount ?? Int.max
+        let (allPixels, overflow) = framePixels.multipliedReportingOverflow(by: provider.frameCount)
+        if options.preloadAllFrames && !overflow && allPixels <= options.maxPixelCount {
+            let frames = try (0..<provider.frameCount).map { index in
+                ImageFrame(bitmap: try provider.frame(at: index), duration: provider.duration(at: index))
+            }
+            return try WebImage(frames: frames, loopCount: provider.loopCount, scale: options.scaleFactor, format: .webp, metadata: metadata)
+        }
+        return WebImage(animatedImage: try AnimatedImage(provider: provider), scale: options.scaleFactor, metadata: metadata)
+    }
+
+    /// Parses `data` and returns a provider that decodes frames on demand (a still WebP gives
+    /// a provider of one frame).
+    /// - Throws: ``WebImageError/Code/badImageData``, ``WebImageError/Code/imageTooLarge``.
+    public func makeAnimatedImageProvider(for data: Data, options: ImageDecodeOptions) throws -> any AnimatedImageProvider {
+        try WebPAnimationProvider(data: data, options: options)
+    }
+
+    // MARK: Progressive decoding
+
+    /// `true` while `data` could still be the start of a WebP file.
+    public func canIncrementallyDecode(_ data: Data) -> Bool {
+        WebPHeader.couldStartWebP(data)
+    }
+
+    /// A decoder that shows the data received so far: rows of a still as they arrive (through
+    /// libwebp's `WebPIDecoder`, given only the new bytes each time), the first frame of an
+    /// animation once it is complete, and the full decode with the last chunk.
+    public func makeIncrementalDecoder(options: ImageDecodeOptions) -> any IncrementalImageDecoder {
+        WebPIncrementalDecoder(options: options) { data, options in try decode(data, options: options) }
+    }
+
+    // MARK: Encoding
+
+    /// `true` for ``ImageFormat/webp``.
+    public func canEncode(to format: ImageFormat) -> Bool {
+        format == .webp
+    }
+
+    /// Encodes `image` as WebP (animated when it is animated and `firstFrameOnly` is not set).
+    /// - Throws: ``WebImageError/Code/unsupportedFormat`` for another format,
+    ///   ``WebImageError/Code/encodingFailed`` for an image WebP cannot hold (a side over 16383)
+    ///   or a libwebp failure.
+    public func encode(_ image: WebImage, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
+        guard canEncode(to: format) else {
+            throw WebImageError(.unsupportedFormat, "WebPCoder cannot encode \(format)")
+        }
+        let lossless = options.context.webPLossless ?? lossless
+        let animated = image.isAnimated && !options.firstFrameOnly
+        let frames: [ImageFrame]
+        if animated {
+            frames = try image.allFrames().map { frame in
+                ImageFrame(bitmap: try Self.fitted(frame.bitmap, maxPixelSize: options.maxPixelSize), duration: frame.duration)
+            }
+        } else {
+            frames = [ImageFrame(bitmap: try Self.fitted(image.bitmap, maxPixelSize: options.maxPixelSize))]
+        }
+        let quality = Float(min(1, max(0, options.compressionQuality)) * 100)
+        let encode = { (quality: Float) throws -> Data in
+            let settings = WebPEncoding.Settings(lossless: lossless, quality: quality, method: method)
+            return animated
+                ? try WebPEncoding.encodeAnimation(frames, loopCount: image.loopCount ?? 0, settings: settings)
+                : try WebPEncoding.encodeStill(frames[0].bitmap, settings: settings)
+        }
+        let data = try encode(quality)
+        guard let limit = options.maxFileSize, data.count > limit, !lossless else { return data }
+        return try Self.largestFitting(under: limit, below: Int(quality.rounded(.down)), encode)
+    }
+
+    /// The output of the highest whole quality in `0..<ceiling` whose size is at most `limit`
+    /// (bisection; sizes grow with quality), or the quality-0 output if none fits.
+    private static func largestFitting(under limit: Int, below ceiling: Int, _ encode: (Float) throws -> Data) throws -> Data {
+        var low = 0, high = ceiling - 1
+        var best: Data?
+        while low <= high {
+            let middle = (low + high) / 2
+            let data = try encode(Float(middle))
+            if data.count <= limit {
+                best = data
+                low = middle + 1
+            } else {
+                high = middle - 1
+            }
+        }
+        return try best ?? encode(0)
+    }
+
+    /// `bitmap` downsized (aspect kept, Lanczos-3) so that neither side is over `maxPixelSize`.
+    private static func fitted(_ bitmap: Bitmap, maxPixelSize: PixelSize?) throws -> Bitmap {
+        guard let limit = maxPixelSize, !limit.isEmpty, !bitmap.size.isEmpty,
+              bitmap.width > limit.width || bitmap.height > limit.height else { return bitmap }
+        let ratio = min(Double(limit.width) / Double(bitmap.width), Double(limit.height) / Double(bitmap.height))
+        let size = PixelSize(
+            width: max(1, min(limit.width, Int((Double(bitmap.width) * ratio).rounded()))),
+            height: max(1, min(limit.height, Int((Double(bitmap.height) * ratio).rounded())))
+        )
+        return try bitmap.resampled(to: size, filter: .lanczos3)
+    }
+}
