@@ -6,8 +6,8 @@ extension CodersManager {
     /// The shared coders manager, holding the built-in coders. Register a custom coder at
     /// launch with `CodersManager.shared.add(MyCoder())`: it is asked before the built-ins.
     ///
-    /// Built-in members, in registration order: none yet (the coders issue adds JPEG, PNG/APNG,
-    /// GIF and BMP).
+    /// Built-in members, in registration order: BMP, GIF, PNG (with APNG), JPEG (so JPEG is asked
+    /// first); see `BuiltInCoders`.
     public static let shared = CodersManager(BuiltInComponents.coders)
 }
 
@@ -31,7 +31,7 @@ extension CachesManager {
 
 /// The built-in members of the shared managers, in registration order.
 enum BuiltInComponents {
-    static var coders: [any ImageCoder] { [] }
+    static var coders: [any ImageCoder] { BuiltInCoders.all }
     static var loaders: [any ImageLoader] { [] }
     static var caches: [any ImageCache] { [] }
 }

@@ -28,3 +28,18 @@ import TestSupport
         #expect(MockImageCoder.decoderName(of: image) == "launch-registered")
     }
 }
+
+@Suite struct SharedCodersTests {
+    @Test func sharedCodersManagerHoldsTheBuiltInCodersJPEGFirst() throws {
+        let names = CodersManager.shared.coders.map { String(describing: type(of: $0)) }
+        #expect(Array(names.prefix(4)) == ["BMPCoder", "GIFCoder", "PNGCoder", "JPEGCoder"])
+        for format in [ImageFormat.jpeg, .png, .gif, .bmp] {
+            #expect(CodersManager.shared.canEncode(to: format), "\(format)")
+        }
+        // A round trip through the shared manager alone.
+        let image = WebImage(bitmap: TestImages.gradient(width: 20, height: 10, alpha: true))
+        let png = try CodersManager.shared.encode(image, as: .png)
+        #expect(ImageFormat.detect(png) == .png)
+        #expect(try CodersManager.shared.decode(png).bitmap == image.bitmap)
+    }
+}
