@@ -7,7 +7,7 @@ import WebImageCore
 ///
 /// - A still image is decoded by libwebp's incremental decoder (`WebPIDecoder`), which keeps its
 ///   state between updates and is only given the new bytes: rows appear as their data arrives
-///   (16-row macroblock rows for lossy data, pixel rows for lossless), the rest stays
+///   (16 rows at a time: macroblock rows for lossy data, row batches for lossless), the rest stays
 ///   transparent. The header is read and checked against the pixel limit before the decoder and
 ///   its pixels are made; thumbnails come from libwebp's scaled decoding.
 /// - An animated image shows its first frame (a still) once that frame's data is complete.
