@@ -21,8 +21,9 @@ let package = Package(
     products: [.library(name: "WebPCoder", targets: ["WebPCoder"])],
     dependencies: [.package(name: "SwiftWebImage", path: "../..")],
     targets: [
-        // libwebp (decode.h, encode.h), libwebpdemux (demux.h: the container parser) and
-        // libwebpmux (mux.h: WebPAnimEncoder), each through pkg-config.
+        // libwebp, libwebpdemux (the container parser) and libwebpmux (WebPAnimEncoder), each
+        // found through pkg-config. CWebP declares all of their headers in one Clang module; the
+        // other two only link their library (see Sources/CWebP/shim.h for why).
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
         .systemLibrary(name: "CWebPDemux", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
         .systemLibrary(name: "CWebPMux", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),

@@ -21,8 +21,8 @@ public import WebImageCore
 ///   scaled decoding, which hits the exact size the options ask for: a full-size bitmap is
 ///   never made. They are marked ``ImageMetadata/thumbnail``.
 /// - Animations: frames are composited on the canvas (blending "over" or not, disposal "none"
-///   or "to background", which clears to transparent: the ANIM background color is a hint that
-///   browsers and libwebp's own animation decoder ignore). Durations are in milliseconds;
+///   or "to background", which clears to transparent: the specification makes the ANIM
+///   background color a hint, and libwebp's own animation decoder ignores it too). Durations are in milliseconds;
 ///   10 ms or less shows for 100 ms, as in browsers and SDWebImage. The loop count is the
 ///   file's (0 = forever). Frames decode lazily through an ``AnimatedImage`` (random access
 ///   restarts at the nearest keyframe) unless `preloadAllFrames`; `firstFrameOnly` gives a
@@ -45,9 +45,11 @@ public import WebImageCore
 ///   milliseconds (at least 1 ms); `firstFrameOnly` writes a still. libwebp merges a frame
 ///   identical to the one before into it (one frame, the two durations summed).
 /// - `maxPixelSize` downsizes first (aspect kept, Lanczos-3). `maxFileSize` applies to lossy
-///   encoding: the highest quality (at most `compressionQuality`) whose output fits is found by
-///   bisection; if even quality 0 does not fit, the quality-0 output is returned. Lossless
-///   output is returned whatever its size. `backgroundColor` and `embedThumbnail` do not apply.
+///   encoding: when the output at `compressionQuality` is over it, a bisection over the whole
+///   qualities below finds one, q, whose output fits while that of q + 1 does not (about seven
+///   encodes; sizes grow with quality only roughly, so q is not always the very highest that
+///   fits). If even quality 0 does not fit, the quality-0 output is returned. Lossless output
+///   is returned whatever its size. `backgroundColor` and `embedThumbnail` do not apply.
 ///
 /// Thread-safety: a value with no shared state; call it from any thread, concurrently.
 public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
@@ -167,8 +169,9 @@ public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
         return try Self.largestFitting(under: limit, below: Int(quality.rounded(.down)), encode)
     }
 
-    /// The output of the highest whole quality in `0..<ceiling` whose size is at most `limit`
-    /// (bisection; sizes grow with quality), or the quality-0 output if none fits.
+    /// The output of a whole quality q in `0..<ceiling` whose size is at most `limit` while that
+    /// of q + 1 (or `ceiling`, known not to fit) is over it, found by bisection; the quality-0
+    /// output if none fits.
     private static func largestFitting(under limit: Int, below ceiling: Int, _ encode: (Float) throws -> Data) throws -> Data {
         var low = 0, high = ceiling - 1
         var best: Data?

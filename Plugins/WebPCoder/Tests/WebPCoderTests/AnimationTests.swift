@@ -96,6 +96,25 @@ import WebPCoder
         }
     }
 
+    @Test func framesCanBeAskedForFromManyTasksAtOnce() async throws {
+        let provider = try coder.makeAnimatedImageProvider(for: try Self.handMadeAnimation(), options: ImageDecodeOptions())
+        let expected = Self.expectedFrames()
+        let worst = try await withThrowingTaskGroup(of: Int.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    var worst = 0
+                    for step in 0..<20 {
+                        let index = (task * 3 + step * 7) % 5
+                        worst = max(worst, Pixels.maxDifference(try provider.frame(at: index), expected[index]))
+                    }
+                    return worst
+                }
+            }
+            return try await group.reduce(0, max)
+        }
+        #expect(worst <= 1)
+    }
+
     @Test func keyframesLetLaterFramesRenderWithoutTheEarlierOnes() throws {
         // Frame 2 follows a frame disposed to background after a full opaque frame: every frame
         // but 1 is fully opaque and covers the canvas, so each is a keyframe and renders alone.

@@ -115,6 +115,16 @@ import WebPCoder
         #expect(decoded.loopCount == 0)
     }
 
+    @Test func identicalConsecutiveFramesAreMergedWithTheirDurationsSummed() throws {
+        let red = TestImages.solid(RGBAColor(red: 255, green: 0, blue: 0), width: 8, height: 8)
+        let blue = TestImages.solid(RGBAColor(red: 0, green: 0, blue: 255), width: 8, height: 8)
+        let source = try WebImage(frames: [ImageFrame(bitmap: red, duration: 0.1), ImageFrame(bitmap: red, duration: 0.2), ImageFrame(bitmap: blue, duration: 0.3)])
+        let decoded = try WebPCoder(lossless: true).decode(try WebPCoder(lossless: true).encode(source, as: .webp))
+        #expect(decoded.frameCount == 2)
+        #expect(decoded.frameDurations == [0.3, 0.3])
+        #expect(try decoded.frame(at: 1).bitmap == blue)
+    }
+
     @Test func animationFramesAreDownsizedToo() throws {
         var options = ImageEncodeOptions()
         options.maxPixelSize = PixelSize(width: 4, height: 4)

@@ -57,6 +57,24 @@ import WebPCoder
         #expect(last.bitmap == full.bitmap)
     }
 
+    @Test func lossyImagesWithAlphaShowTheirRowsToo() throws {
+        let coder = WebPCoder(lossless: false)
+        let data = try coder.encode(WebImage(bitmap: TestImages.gradient(width: 64, height: 64, alpha: true)), as: .webp)
+        #expect(Pixels.fourCC(data, at: 12) == "VP8X")
+        let full = try coder.decode(data)
+        let decoder = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
+        let partial = try #require(Self.feed(decoder, data, at: [data.count * 4 / 5])[0])
+        #expect(partial.hasAlpha)
+        var decodedRows = 0
+        for y in 0..<64 {
+            let row = (0..<64).map { partial.bitmap[$0, y] }
+            if row.allSatisfy({ $0 == RGBAColor(red: 0, green: 0, blue: 0, alpha: 0) }) { continue }
+            #expect(row == (0..<64).map { full.bitmap[$0, y] }, "row \(y)")
+            decodedRows += 1
+        }
+        #expect(decodedRows > 0 && decodedRows < 64, "\(decodedRows) rows")
+    }
+
     @Test func nothingUntilTheHeaderIsThere() {
         let decoder = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
         decoder.update(data: Data("RIFF".utf8), finished: false)
@@ -120,14 +138,15 @@ import WebPCoder
         let data = try AnimationTests.handMadeAnimation()
         let firstFrameEnd = try #require(AnimationTests.offsets(of: "ANMF", in: [UInt8](data)).dropFirst().first)
         let decoder = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
-        let images = Self.feed(decoder, data, at: [firstFrameEnd - 4, firstFrameEnd + 2, data.count - 1, data.count])
-        #expect(images[0] == nil, "the first frame's data is not complete yet")
-        let poster = try #require(images[1])
+        // 30 bytes: the VP8X chunk alone (its flags say "animated"), then the ANIM chunk.
+        let images = Self.feed(decoder, data, at: [30, 44, firstFrameEnd - 4, firstFrameEnd + 2, data.count - 1, data.count])
+        #expect(images[0...2].allSatisfy { $0 == nil }, "the first frame's data is not complete yet")
+        let poster = try #require(images[3])
         #expect(!poster.isAnimated)
         #expect(poster.metadata.contains(.incremental))
         #expect(poster.bitmap == AnimationTests.expectedFrames()[0])
-        #expect(images[2]?.bitmap == poster.bitmap)
-        let final = try #require(images[3])
+        #expect(images[4]?.bitmap == poster.bitmap)
+        let final = try #require(images[5])
         #expect(final.frameCount == 5)
         #expect(!final.metadata.contains(.incremental))
     }

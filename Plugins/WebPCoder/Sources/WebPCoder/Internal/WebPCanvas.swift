@@ -2,7 +2,7 @@
 /// "source over", or replace) and disposal (none, or clear to transparent).
 ///
 /// The ANIM chunk's background color is not used: disposal clears to transparent, as
-/// libwebp's `WebPAnimDecoder`, Chrome and Firefox do (the specification makes the color a hint).
+/// libwebp's `WebPAnimDecoder` does (the specification makes the color a hint).
 ///
 /// Sequential access costs one frame decode per frame; going back (or far forward) restarts at
 /// the nearest keyframe at or before the target. Not thread-safe: the provider keeps it in a

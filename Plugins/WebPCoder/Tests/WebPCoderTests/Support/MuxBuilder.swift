@@ -1,3 +1,4 @@
+import CWebP
 import CWebPMux
 import Foundation
 import WebImageCore

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds the WebP libFuzzer harness (Swift instrumented for coverage, AddressSanitizer on) and
+# runs it for SECONDS (default 60), seeded with the WebP files in ../shared/testdata/sdwebimage
+# and small files the coder makes itself (seeds/). Not run by CI.
+#
+# The system libwebp is not instrumented: libFuzzer's coverage guidance and ASan's checks cover
+# the plug-in's Swift code (header, container, compositing, incremental and thumbnail paths) and
+# every call into libwebp, not libwebp's insides (which OSS-Fuzz fuzzes upstream).
+#
+# usage: Plugins/WebPCoder/Fuzz/fuzz.sh [SECONDS] [extra libFuzzer flags...]
+set -euo pipefail
+cd "$(dirname "$0")"
+[ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"
+seconds=${1:-60}
+shift || true
+scratch=${FUZZ_SCRATCH:-/tmp/webpcoder-fuzz}
+mkdir -p "$scratch"
+
+swift build -c release --scratch-path "$scratch/build" \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >"$scratch/build.log" 2>&1 \
+    || { tail -30 "$scratch/build.log"; exit 1; }
+bin=$(swift build -c release --scratch-path "$scratch/build" --show-bin-path)
+
+corpus="$scratch/corpus"
+mkdir -p "$corpus"
+for file in ../../../../shared/testdata/sdwebimage/*.webp seeds/*.webp; do
+    [ -f "$file" ] && [ "$(stat -c %s "$file")" -lt 300000 ] && cp "$file" "$corpus/" || true
+done
+echo "== FuzzWebP: ${seconds}s, $(ls "$corpus" | wc -l) seed(s)"
+"$bin/FuzzWebP" "$corpus" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=3072 -timeout=10 \
+    -print_final_stats=1 -artifact_prefix="$scratch/crash-" "$@" 2>"$scratch/fuzz.log" || {
+    echo "FuzzWebP FOUND A PROBLEM:"; tail -40 "$scratch/fuzz.log"; exit 1; }
+grep -E "stat::number_of_executed_units|stat::peak_rss_mb|stat::new_units_added|Done " "$scratch/fuzz.log" || tail -3 "$scratch/fuzz.log"
+echo "== no crash"

@@ -1,2 +1,0 @@
-// The libwebp headers this system-library target exposes to Swift (from libwebp-dev).
-#include <webp/demux.h>
