@@ -47,7 +47,8 @@ let package = Package(
 
         .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "WebImageCodersTests", dependencies: ["WebImageCoders", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "WebImageCachesTests", dependencies: ["WebImageCaches", "TestSupport"], swiftSettings: strictSettings),
+        .executableTarget(name: "CacheCrashWriter", dependencies: ["WebImageCaches"], path: "Tests/CacheCrashWriter", swiftSettings: strictSettings),
+        .testTarget(name: "WebImageCachesTests", dependencies: ["WebImageCaches", "TestSupport", "CacheCrashWriter"], swiftSettings: strictSettings),
         .testTarget(name: "WebImageLoadersTests", dependencies: ["WebImageLoaders", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "WebImageTransformersTests", dependencies: ["WebImageTransformers", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "SwiftWebImageTests", dependencies: ["SwiftWebImage", "TestSupport"], swiftSettings: strictSettings),

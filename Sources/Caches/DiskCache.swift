@@ -1,0 +1,482 @@
+public import Foundation
+import WebImageCore
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The on-disk tier: encoded data (and per-entry extended data) by key, in one directory per
+/// namespace (SDWebImage's `SDDiskCache`, Nuke's `DataCache`). Also usable alone as a raw
+/// data cache.
+///
+/// - **Layout.** One file per entry in ``directory``, named by ``fileName(forKey:)``: the
+///   SHA-256 of the key in hex plus the key's path extension. No key can name a path outside
+///   the directory. Files the cache keeps besides entries start with a dot: temporary files
+///   (`.tmp-*`) and extended-data sidecars (`.ext-<entry>`).
+/// - **Atomic writes.** Data goes to a temporary file in the same directory, which is then
+///   renamed over the entry: a reader sees the old entry or the new one, never a partial file,
+///   even if the process is killed mid-write. (Surviving power loss as well needs
+///   ``Config/synchronizesWrites``.)
+/// - **Extended data** sits in an extended attribute (`user.swiftwebimage.extended`) where the
+///   file system supports it, and in a sidecar file where it does not (or when the value is too
+///   large for an attribute, or ``Config/extendedDataStorage`` says ``ExtendedDataStorage/sidecar``).
+/// - **Limits.** ``Config/sizeLimit`` (default 1 GiB) is enforced on every write: when the
+///   total goes over it, expired entries are removed, then the oldest (by
+///   ``Config/expireType``) until the total is at most half the limit, as SDWebImage's sweep
+///   does. ``removeExpiredData(referenceDate:)`` does the same on demand. Entries older than
+///   ``Config/maxAge`` (default 1 week, by access date) are removed by those sweeps; call
+///   `removeExpiredData()` at launch or periodically, as SDWebImage does on app termination.
+/// - **Read-only directories.** ``Config/additionalReadOnlyDirectories`` are searched, in
+///   order, after a miss: a folder of pre-populated files named by ``fileName(forKey:)`` (or
+///   that name without its extension). They are never written, swept or counted.
+/// - **Errors.** Reads never throw: a missing or unreadable file is a miss. Writes throw
+///   ``WebImageError`` with ``WebImageError/Code/cacheFailure`` naming the key, the path and
+///   the system error (read-only or full disk, ...).
+///
+/// The size accounting is per instance: the directory is listed on the first write and again
+/// by every sweep; entries written meanwhile by other processes count from the next sweep on.
+/// Several instances (or processes) may share a directory safely; each keeps the limit as far
+/// as it knows.
+///
+/// Thread-safety: every member may be called from any thread, concurrently. The synchronous
+/// methods do blocking file I/O on the calling thread; the ``ImageCache`` methods run it on the
+/// cache's I/O queue.
+public final class DiskCache: Sendable {
+    /// Which date of a file counts for expiry and for "oldest first" (SDWebImage's
+    /// `SDImageCacheConfigExpireType`).
+    public enum ExpireType: String, Sendable, Hashable, CaseIterable {
+        /// When the entry was last read or written (the default). Reads set the access time
+        /// explicitly, so this works on file systems mounted `noatime` or `relatime`.
+        case accessDate
+        /// When the entry was last written.
+        case modificationDate
+        /// When the entry's file was created (the birth time, where the file system reports
+        /// it; else the modification date, which is the same for files this cache wrote,
+        /// since every write creates a new file).
+        case creationDate
+        /// When the file's status last changed (the `ctime`).
+        case changeDate
+    }
+
+    /// Where extended data is kept.
+    public enum ExtendedDataStorage: String, Sendable, Hashable, CaseIterable {
+        /// An extended attribute where the file system supports it; a sidecar file where it does
+        /// not, or when the value is too large for an attribute.
+        case automatic
+        /// Always a sidecar file `.ext-<entry>` beside the entry.
+        case sidecar
+    }
+
+    /// The settings of a disk cache. Change them at any time through ``DiskCache/config``.
+    public struct Config: Sendable {
+        /// The most bytes of entries (data plus sidecars) kept. Default ``DiskCache/defaultSizeLimit``
+        /// (1 GiB). A single entry larger than this is refused.
+        public var sizeLimit: Int
+        /// How long an entry lives after its ``expireType`` date, in seconds. Default 1 week.
+        /// Negative: never expires; 0: everything expires at the next sweep (SDWebImage's rule).
+        public var maxAge: TimeInterval
+        /// Which date counts for expiry and for trimming. Default ``ExpireType/accessDate``.
+        public var expireType: ExpireType
+        /// Where extended data is kept. Default ``ExtendedDataStorage/automatic``.
+        public var extendedDataStorage: ExtendedDataStorage
+        /// Directories searched, in order, after a miss; never written. Default none.
+        public var additionalReadOnlyDirectories: [URL]
+        /// Whether each write is flushed to the device (`fsync`) before it becomes visible.
+        /// Default `false`: atomic renames already protect against a killed process; this
+        /// adds protection against power loss, at a large cost in write speed.
+        public var synchronizesWrites: Bool
+
+        /// - Parameters: See the properties.
+        public init(
+            sizeLimit: Int = DiskCache.defaultSizeLimit,
+            maxAge: TimeInterval = DiskCache.defaultMaxAge,
+            expireType: ExpireType = .accessDate,
+            extendedDataStorage: ExtendedDataStorage = .automatic,
+            additionalReadOnlyDirectories: [URL] = [],
+            synchronizesWrites: Bool = false
+        ) {
+            self.sizeLimit = sizeLimit
+            self.maxAge = maxAge
+            self.expireType = expireType
+            self.extendedDataStorage = extendedDataStorage
+            self.additionalReadOnlyDirectories = additionalReadOnlyDirectories
+            self.synchronizesWrites = synchronizesWrites
+        }
+    }
+
+    /// An entry read from disk: its data and its extended data.
+    public struct Entry: Sendable, Hashable {
+        /// The stored bytes.
+        public var data: Data
+        /// The extended data stored with them, if any.
+        public var extendedData: Data?
+
+        /// - Parameters:
+        ///   - data: The stored bytes.
+        ///   - extendedData: The extended data.
+        public init(data: Data, extendedData: Data? = nil) {
+            self.data = data
+            self.extendedData = extendedData
+        }
+    }
+
+    /// The default size limit: 1 GiB. (SDWebImage's default is unlimited, a known source of
+    /// complaints.)
+    public static let defaultSizeLimit = 1 << 30
+    /// The default maximum age: one week, as SDWebImage.
+    public static let defaultMaxAge: TimeInterval = 7 * 24 * 60 * 60
+
+    /// Temporary files and orphan sidecars older than this are removed by sweeps (younger ones
+    /// may belong to a write in progress, in this process or another).
+    static let staleFileAge: Double = 10 * 60
+
+    struct State {
+        var config: Config
+        var index: DiskIndex?
+        var directoryReady = false
+        /// Learned at the first attempt: `nil` until then.
+        var extendedAttributesSupported: Bool?
+    }
+
+    /// The directory of the entries.
+    public let directory: URL
+    /// ``directory`` as a file system path.
+    let directoryPath: String
+    /// Where the ``ImageCache`` methods (and ``WebImageCache``) run blocking file work.
+    let ioQueue: IOQueue
+    let state: LockedState<State>
+    /// Held by the sweep and by the first listing of the directory, so that only one of them
+    /// lists and deletes at a time.
+    let sweepLock = LockedState(())
+    private let temporaryCounter = Atomic<UInt64>(0)
+
+    /// A disk cache in `directory`, which is created on the first write. Creating the cache
+    /// does no I/O.
+    /// - Parameters:
+    ///   - directory: A file URL of the directory the entries go in.
+    ///   - config: The settings (default ``Config/init(sizeLimit:maxAge:expireType:extendedDataStorage:additionalReadOnlyDirectories:synchronizesWrites:)``).
+    public init(directory: URL, config: Config = Config()) {
+        var path = directory.path
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        self.directory = URL(fileURLWithPath: path, isDirectory: true)
+        self.directoryPath = path
+        self.ioQueue = IOQueue(label: "SwiftWebImage.DiskCache.io")
+        self.state = LockedState(State(config: config))
+    }
+
+    /// A disk cache in ``defaultDirectory(namespace:environment:)`` for `namespace`.
+    public convenience init(namespace: String, config: Config = Config()) {
+        self.init(directory: Self.defaultDirectory(namespace: namespace), config: config)
+    }
+
+    /// The settings. Changing them takes effect at the next operation; a lower size limit is
+    /// enforced at the next write.
+    public var config: Config {
+        get { state.withLock { $0.config } }
+        set { state.withLock { $0.config = newValue } }
+    }
+
+    /// The file name of `key`: 64 lowercase hex digits (SHA-256 of the key's UTF-8 bytes), plus
+    /// `.` and the key's path extension when it is 1 to 16 ASCII letters or digits.
+    public static func fileName(forKey key: String) -> String {
+        CacheFileName.name(forKey: key)
+    }
+
+    /// The file `key` is (or would be) stored at, in ``directory``.
+    public func fileURL(forKey key: String) -> URL {
+        directory.appendingPathComponent(Self.fileName(forKey: key), isDirectory: false)
+    }
+
+    // MARK: Reading
+
+    /// The data stored under `key`, from ``directory`` or else the read-only directories.
+    /// With ``ExpireType/accessDate`` the entry's access time becomes now.
+    /// - Returns: The data, or `nil` on a miss (or an unreadable file).
+    public func data(forKey key: String) -> Data? {
+        readEntry(forKey: key, withExtendedData: false)?.data
+    }
+
+    /// The data and extended data stored under `key`, read from the same file.
+    /// - Returns: The entry, or `nil` on a miss.
+    public func entry(forKey key: String) -> Entry? {
+        readEntry(forKey: key, withExtendedData: true)
+    }
+
+    /// The extended data stored with `key`, or `nil` if there is none or no entry.
+    public func extendedData(forKey key: String) -> Data? {
+        let name = Self.fileName(forKey: key)
+        for (directory, candidate) in searchLocations(for: name) {
+            let found: Data?? = FileIO.withOpenedFile(directory + "/" + candidate) { fd, _ in
+                .some(readExtendedData(fd: fd, directory: directory, name: candidate))
+            }
+            if let found { return found }
+        }
+        return nil
+    }
+
+    /// Whether an entry exists for `key` (in ``directory`` or a read-only directory).
+    public func containsData(forKey key: String) -> Bool {
+        let name = Self.fileName(forKey: key)
+        var info = stat()
+        return searchLocations(for: name).contains { directory, candidate in
+            stat(directory + "/" + candidate, &info) == 0 && FileIO.isRegularFile(info)
+        }
+    }
+
+    /// The directories and file names to try for an entry: ``directory``, then each read-only
+    /// directory with the name and with the name without its extension (SDWebImage's rule).
+    private func searchLocations(for name: String) -> [(directory: String, name: String)] {
+        var locations = [(directoryPath, name)]
+        let readOnly = state.withLock { $0.config.additionalReadOnlyDirectories }
+        guard !readOnly.isEmpty else { return locations }
+        let bare = name.split(separator: ".", maxSplits: 1).first.map(String.init) ?? name
+        for url in readOnly {
+            locations.append((url.path, name))
+            if bare != name { locations.append((url.path, bare)) }
+        }
+        return locations
+    }
+
+    func readEntry(forKey key: String, withExtendedData: Bool) -> Entry? {
+        let name = Self.fileName(forKey: key)
+        let touches = state.withLock { $0.config.expireType == .accessDate }
+        for (position, location) in searchLocations(for: name).enumerated() {
+            let writable = position == 0
+            let entry: Entry? = FileIO.withOpenedFile(location.directory + "/" + location.name) { fd, info in
+                guard let data = FileIO.readAll(fd, size: Int(info.st_size)) else { return nil }
+                let extended = withExtendedData ? readExtendedData(fd: fd, directory: location.directory, name: location.name) : nil
+                if writable, touches { FileIO.touchAccessTime(fd) }
+                return Entry(data: data, extendedData: extended)
+            }
+            if let entry {
+                if writable { state.withLock { $0.index?.recordRead(name) } }
+                return entry
+            }
+        }
+        return nil
+    }
+
+    /// The extended data of the open entry `fd`: its attribute, else its sidecar.
+    private func readExtendedData(fd: Int32, directory: String, name: String) -> Data? {
+        let (storage, supported) = state.withLock { ($0.config.extendedDataStorage, $0.extendedAttributesSupported) }
+        if storage == .automatic, supported != false, SystemCalls.shared.hasExtendedAttributes {
+            switch ExtendedAttribute.read(fd) {
+            case .value(let value): return value
+            case .unsupported: state.withLock { $0.extendedAttributesSupported = false }
+            case .absent: break
+            }
+        }
+        return FileIO.withOpenedFile(directory + "/" + CacheFileName.sidecarName(for: name)) { sidecar, info in
+            FileIO.readAll(sidecar, size: Int(info.st_size))
+        }
+    }
+
+    // MARK: Writing
+
+    /// Stores `data` (and `extendedData`, replacing any earlier extended data) under `key`,
+    /// atomically, then enforces the size limit.
+    /// - Parameters:
+    ///   - data: The bytes to store.
+    ///   - key: The key (any string).
+    ///   - extendedData: Extended data stored with the entry; `nil` stores none.
+    /// - Throws: ``WebImageError/Code/cacheFailure`` when the data is larger than the size
+    ///   limit or the write fails (read-only or full disk, ...); the previous entry, if any,
+    ///   is then unchanged.
+    public func setData(_ data: Data, forKey key: String, extendedData: Data? = nil) throws {
+        let config = self.config
+        guard data.count + (extendedData?.count ?? 0) <= config.sizeLimit else {
+            throw WebImageError(.cacheFailure, "DiskCache did not store key \(Self.describe(key)): \(data.count + (extendedData?.count ?? 0)) bytes are over the size limit of \(config.sizeLimit) bytes of \(directoryPath)")
+        }
+        try prepareForWrites(key: key)
+        let name = Self.fileName(forKey: key)
+        let sidecarBytes: Int
+        do {
+            sidecarBytes = try writeAtomically(data, extendedData: extendedData, name: name, config: config)
+        } catch {
+            throw failure("store", key: key, error)
+        }
+        let overLimit = state.withLock { state -> Bool in
+            state.index?.recordWrite(name, size: data.count + sidecarBytes)
+            return (state.index?.totalSize ?? 0) > state.config.sizeLimit
+        }
+        if overLimit { sweep(referenceDate: FileIO.now(), onlyIfOverLimit: true) }
+    }
+
+    /// Replaces the extended data of the entry for `key` (`nil` removes it).
+    /// - Throws: ``WebImageError/Code/cacheFailure`` when there is no entry for `key` in
+    ///   ``directory`` or the write fails.
+    public func setExtendedData(_ extendedData: Data?, forKey key: String) throws {
+        let name = Self.fileName(forKey: key)
+        let path = directoryPath + "/" + name
+        let sidecarPath = directoryPath + "/" + CacheFileName.sidecarName(for: name)
+        let fd = FileIO.open(path, O_RDONLY)
+        guard fd >= 0 else {
+            throw failure("set the extended data of", key: key, SystemCallError("open", path))
+        }
+        defer { FileIO.close(fd) }
+        var info = stat()
+        _ = fstat(fd, &info)
+        guard let extendedData else {
+            ExtendedAttribute.remove(fd)
+            FileIO.removeFile(sidecarPath)
+            return
+        }
+        do {
+            if try storeExtendedAttribute(extendedData, fd: fd, path: path) {
+                FileIO.removeFile(sidecarPath)
+            } else {
+                ExtendedAttribute.remove(fd)
+                try writeSidecar(extendedData, to: sidecarPath)
+            }
+        } catch {
+            throw failure("set the extended data of", key: key, error)
+        }
+        let sidecarBytes = FileIO.withOpenedFile(sidecarPath) { _, sidecar in Int(sidecar.st_size) } ?? 0
+        state.withLock { $0.index?.recordWrite(name, size: Int(info.st_size) + sidecarBytes) }
+    }
+
+    /// Removes the entry for `key` (and its sidecar) from ``directory``. Read-only directories
+    /// are left alone.
+    public func removeData(forKey key: String) {
+        let name = Self.fileName(forKey: key)
+        FileIO.removeFile(directoryPath + "/" + name)
+        FileIO.removeFile(directoryPath + "/" + CacheFileName.sidecarName(for: name))
+        state.withLock { $0.index?.recordRemoval(name) }
+    }
+
+    /// Creates the directory and lists it once.
+    private func prepareForWrites(key: String) throws {
+        if state.withLock({ $0.directoryReady && $0.index != nil }) { return }
+        do {
+            try FileIO.makeDirectories(directoryPath)
+        } catch {
+            throw failure("create its directory to store", key: key, error)
+        }
+        state.withLock { $0.directoryReady = true }
+        sweepLock.withLock { _ in
+            guard state.withLock({ $0.index == nil }) else { return }
+            let listed = scan(expireType: nil)?.entries.map { (name: $0.name, size: $0.size) } ?? []
+            state.withLock { state in
+                if state.index == nil { state.index = DiskIndex(scanned: listed) }
+            }
+        }
+    }
+
+    /// A unique path for a temporary file in the directory.
+    private func makeTemporaryPath() -> String {
+        let count = temporaryCounter.wrappingAdd(1, ordering: .relaxed).newValue
+        return directoryPath + "/" + CacheFileName.temporaryPrefix + "\(getpid())-\(count)-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
+    }
+
+    /// Writes `data` to a temporary file, adds the extended data (attribute or sidecar), and
+    /// renames it over the entry `name`.
+    /// - Returns: The bytes of the sidecar written (0 if none).
+    private func writeAtomically(_ data: Data, extendedData: Data?, name: String, config: Config) throws -> Int {
+        let temporary = makeTemporaryPath()
+        var fd = FileIO.open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        if fd < 0, errno == ENOENT {  // the directory was removed behind our back
+            try FileIO.makeDirectories(directoryPath)
+            fd = FileIO.open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        }
+        guard fd >= 0 else { throw SystemCallError("open", temporary) }
+        var needsSidecar = false
+        do {
+            try FileIO.writeAll(fd, data, path: temporary)
+            if let extendedData {
+                let stored = config.extendedDataStorage == .automatic
+                    ? try storeExtendedAttribute(extendedData, fd: fd, path: temporary)
+                    : false
+                needsSidecar = !stored
+            }
+            if config.synchronizesWrites, fsync(fd) != 0 { throw SystemCallError("fsync", temporary) }
+        } catch {
+            FileIO.close(fd)
+            FileIO.removeFile(temporary)
+            throw error
+        }
+        FileIO.close(fd)
+        let sidecarPath = directoryPath + "/" + CacheFileName.sidecarName(for: name)
+        var sidecarBytes = 0
+        if needsSidecar, let extendedData {
+            do {
+                try writeSidecar(extendedData, to: sidecarPath)
+            } catch {
+                FileIO.removeFile(temporary)
+                throw error
+            }
+            sidecarBytes = extendedData.count
+        } else {
+            // A sidecar of an earlier write must not outlive it.
+            FileIO.removeFile(sidecarPath)
+        }
+        guard rename(temporary, directoryPath + "/" + name) == 0 else {
+            let error = SystemCallError("rename", temporary)
+            FileIO.removeFile(temporary)
+            throw error
+        }
+        return sidecarBytes
+    }
+
+    /// Tries to put `value` in the extended attribute of `fd` (only in automatic mode).
+    /// - Returns: `true` if stored; `false` if a sidecar must be used.
+    private func storeExtendedAttribute(_ value: Data, fd: Int32, path: String) throws -> Bool {
+        let (storage, supported) = state.withLock { ($0.config.extendedDataStorage, $0.extendedAttributesSupported) }
+        guard storage == .automatic, supported != false else { return false }
+        switch ExtendedAttribute.write(fd, value) {
+        case .stored:
+            if supported == nil { state.withLock { $0.extendedAttributesSupported = true } }
+            return true
+        case .unsupported:
+            state.withLock { $0.extendedAttributesSupported = false }
+            return false
+        case .tooLarge:
+            return false
+        case .failed(let code):
+            throw SystemCallError("fsetxattr", path, code: code)
+        }
+    }
+
+    /// Writes a sidecar atomically.
+    private func writeSidecar(_ value: Data, to path: String) throws {
+        let temporary = makeTemporaryPath()
+        let fd = FileIO.open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        guard fd >= 0 else { throw SystemCallError("open", temporary) }
+        do {
+            try FileIO.writeAll(fd, value, path: temporary)
+        } catch {
+            FileIO.close(fd)
+            FileIO.removeFile(temporary)
+            throw error
+        }
+        FileIO.close(fd)
+        guard rename(temporary, path) == 0 else {
+            let error = SystemCallError("rename", temporary)
+            FileIO.removeFile(temporary)
+            throw error
+        }
+    }
+
+    // MARK: Messages
+
+    /// A key for a message: quoted with escapes (so NUL bytes and newlines show), and cut
+    /// after 120 characters.
+    static func describe(_ key: String) -> String {
+        if key.count <= 120 { return String(reflecting: key) }
+        return String(reflecting: String(key.prefix(120))) + "... (\(key.count) characters)"
+    }
+
+    /// The error thrown when `operation` fails for `key`.
+    func failure(_ operation: String, key: String, _ error: any Error) -> WebImageError {
+        if let error = error as? WebImageError { return error }
+        let system = error as? SystemCallError
+        return WebImageError(
+            .cacheFailure,
+            "DiskCache could not \(operation) key \(Self.describe(key)) in \(directoryPath): \(error)",
+            underlyingError: system?.posixError
+        )
+    }
+}

@@ -1,0 +1,118 @@
+public import Foundation
+public import WebImageCore
+
+/// ``WebImageCache`` as an ``ImageCache``: the two tiers behind the protocol, with every query
+/// option of SDWebImage's `SDImageCache`.
+extension WebImageCache: ImageCache {
+    /// Looks `key` up in memory, then on disk.
+    ///
+    /// - `cacheType` `.memory`: memory only. `.disk`: disk only. `.all`: memory, then disk.
+    /// - A memory hit returns at once (``ImageCacheType/memory``) unless `queryMemoryData` asks
+    ///   for its data from disk as well (read on the calling task with `queryMemoryDataSync`).
+    /// - A disk hit (``ImageCacheType/disk``) carries the data and the decoded image, which is
+    ///   promoted to memory; with `avoidDecodeImage` it carries the data only and nothing is
+    ///   decoded. Read and decoded on the I/O queue, or on the calling task with
+    ///   `queryDiskDataSync`.
+    /// - `decodeFirstFrameOnly` makes an animated hit still; `matchAnimatedImageClass` makes a
+    ///   memory hit whose frames are held the other way (lazy vs preloaded) a miss.
+    /// - A cancelled task gets `nil`.
+    public func queryImage(forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) async -> ImageCacheResult? {
+        guard cacheType != .none, !Task.isCancelled else { return nil }
+        let memoryImage = cacheType.includesMemory ? shapedMemoryImage(forKey: key, options: options) : nil
+        if let memoryImage, !options.contains(.queryMemoryData) || !cacheType.includesDisk {
+            return ImageCacheResult(image: memoryImage, cacheType: .memory)
+        }
+        guard cacheType.includesDisk else { return nil }
+        let sync = memoryImage != nil ? options.contains(.queryMemoryDataSync) : options.contains(.queryDiskDataSync)
+        let result = sync
+            ? diskPhase(forKey: key, memoryImage: memoryImage, options: options, context: context)
+            : await diskCache.ioQueue.run { self.diskPhase(forKey: key, memoryImage: memoryImage, options: options, context: context) }
+        return Task.isCancelled ? nil : result
+    }
+
+    /// Stores `image` in memory and `data` on disk, as `cacheType` says.
+    ///
+    /// - Memory: the image, when the config keeps images in memory. Data alone is not decoded
+    ///   for memory when the disk tier is stored too (the next disk hit is promoted); with
+    ///   `cacheType` `.memory` alone, data alone is decoded and the image kept.
+    /// - Disk: `data`, or the image encoded (see ``WebImageCache``), with the image's extended
+    ///   data. Encoding and writing run on the I/O queue.
+    /// - Throws: ``WebImageError/Code/invalidArgument`` when both are `nil`;
+    ///   ``WebImageError/Code/cacheFailure`` when the disk write fails or the image cannot be
+    ///   encoded (the memory tier has stored the image by then, and the message says so);
+    ///   ``WebImageError/Code/badImageData`` when data stored for memory alone does not decode.
+    public func store(_ image: WebImage?, data: Data?, forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) async throws {
+        guard cacheType != .none else { return }
+        guard image != nil || data != nil else {
+            throw WebImageError(.invalidArgument, "WebImageCache.store for key \(DiskCache.describe(key)) got neither an image nor data")
+        }
+        var inMemory = false
+        if cacheType.includesMemory, config.shouldCacheImagesInMemory {
+            if let image {
+                inMemory = memoryCache.setImage(image, forKey: key)
+            } else if let data, !cacheType.includesDisk {
+                let decoded = await diskCache.ioQueue.run { () -> Result<WebImage, any Error> in
+                    let coder = context.imageCoder ?? self.coder
+                    return Result {
+                        try coder.decode(data, options: ImageDecodeOptions(options: options, context: context, cacheKey: key))
+                    }
+                }
+                let decodedImage: WebImage
+                do {
+                    decodedImage = try decoded.get()
+                } catch {
+                    throw WebImageError(.badImageData, "WebImageCache could not decode \(data.count) bytes stored for memory under key \(DiskCache.describe(key)): \(error)", underlyingError: error as? WebImageError)
+                }
+                memoryCache.setImage(decodedImage, forKey: key)
+            }
+        }
+        guard cacheType.includesDisk else { return }
+        let storedInMemory = inMemory
+        try await diskCache.ioQueue.run {
+            let bytes: Data
+            if let data {
+                bytes = data
+            } else if let image {
+                do {
+                    bytes = try self.encodedData(for: image, context: context)
+                } catch {
+                    let outcome = storedInMemory ? "was stored in memory only" : "was not stored"
+                    throw WebImageError(.cacheFailure, "WebImageCache: the image for key \(DiskCache.describe(key)) \(outcome): it has no data and could not be encoded for the disk: \(error)", underlyingError: error as? WebImageError)
+                }
+            } else {
+                return
+            }
+            do {
+                try self.diskCache.setData(bytes, forKey: key, extendedData: image?.extendedData)
+            } catch let error as WebImageError {
+                var reported = error
+                if storedInMemory { reported.message += " (the image was stored in memory)" }
+                throw reported
+            }
+        }
+    }
+
+    /// Removes `key` from the tiers `cacheType` names (disk work on the I/O queue).
+    public func removeImage(forKey key: String, cacheType: ImageCacheType) async {
+        if cacheType.includesMemory { memoryCache.removeEntry(forKey: key) }
+        if cacheType.includesDisk { await diskCache.ioQueue.run { self.diskCache.removeData(forKey: key) } }
+    }
+
+    /// Which tiers hold `key`: `.all` when both do.
+    public func containsImage(forKey key: String, cacheType: ImageCacheType) async -> ImageCacheType {
+        let inMemory = cacheType.includesMemory && memoryCache.contains(key)
+        let onDisk = cacheType.includesDisk ? await diskCache.ioQueue.run { self.diskCache.containsData(forKey: key) } : false
+        switch (inMemory, onDisk) {
+        case (true, true): return .all
+        case (true, false): return .memory
+        case (false, true): return .disk
+        case (false, false): return .none
+        }
+    }
+
+    /// Empties the tiers `cacheType` names (disk work on the I/O queue).
+    public func clear(cacheType: ImageCacheType) async {
+        if cacheType.includesMemory { memoryCache.removeAll() }
+        if cacheType.includesDisk { await diskCache.ioQueue.run { self.diskCache.removeAll() } }
+    }
+}

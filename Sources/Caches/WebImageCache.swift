@@ -1,0 +1,296 @@
+public import Foundation
+public import WebImageCore
+
+/// The default image cache: a ``MemoryCache`` of decoded images in front of a ``DiskCache`` of
+/// encoded data (SDWebImage's `SDImageCache`). Named `WebImageCache` because `ImageCache` is
+/// the protocol it conforms to.
+///
+/// - **Query** (``queryImage(forKey:options:context:cacheType:)``): memory first; a memory hit
+///   returns at once unless `queryMemoryData` asks for the data from disk too. A disk hit is
+///   decoded through the request's coder (``WebImageContext/imageCoder``) or else ``coder``,
+///   with ``ImageDecodeOptions`` built from the options, context and key (scale factor,
+///   thumbnail size, first frame only, ...), then promoted to memory. Disk work runs on the
+///   cache's I/O queue, or on the calling task with `queryDiskDataSync` (memory miss) or
+///   `queryMemoryDataSync` (memory hit). ``imageFromCache(forKey:options:context:)`` and its
+///   siblings are the synchronous variants.
+/// - **Store**: the image goes to memory (cost ``WebImage/memoryCost``), the data to disk with
+///   the image's ``WebImage/extendedData``. Without data the image is encoded through the
+///   same coder: a still image as PNG if it has alpha, else JPEG; an animated image keeps its
+///   animation (its original data when its frames are lazy, else its own format or GIF when
+///   the coder can encode it). When no coder can encode it, the image stays in memory only and
+///   the store throws an error that says so.
+/// - **Corrupt data**: a disk entry the coder calls bad (truncated, corrupt), or that no
+///   registered format recognises, is a miss and is removed. Data of a known format that no
+///   coder of this cache can decode is a miss but stays (a coder may be registered later).
+/// - **Failures**: a read-only or full disk makes `store` throw
+///   ``WebImageError/Code/cacheFailure`` after the memory tier has stored the image, so the
+///   memory cache keeps working.
+///
+/// Thread-safety: every member may be called from any thread, concurrently. No lock is held
+/// while a coder runs.
+public final class WebImageCache: Sendable {
+    /// The settings of an image cache (SDWebImage's `SDImageCacheConfig`). Change them at any
+    /// time through ``WebImageCache/config``.
+    public struct Config: Sendable {
+        /// Whether decoded images are kept in memory (default `true`). When `false`, stores and
+        /// disk hits skip the memory tier.
+        public var shouldCacheImagesInMemory: Bool
+        /// The memory tier's cost limit in bytes (default ``MemoryCache/defaultCostLimit``).
+        public var memoryCostLimit: Int
+        /// The memory tier's count limit (default ``MemoryCache/defaultCountLimit``: none).
+        public var memoryCountLimit: Int
+        /// How long a disk entry lives, in seconds (default 1 week; negative: forever).
+        public var maxDiskAge: TimeInterval
+        /// The disk tier's size limit in bytes (default ``DiskCache/defaultSizeLimit``, 1 GiB).
+        public var maxDiskSize: Int
+        /// Which date counts for disk expiry (default ``DiskCache/ExpireType/accessDate``).
+        public var diskExpireType: DiskCache.ExpireType
+        /// Where extended data is kept on disk (default ``DiskCache/ExtendedDataStorage/automatic``).
+        public var extendedDataStorage: DiskCache.ExtendedDataStorage
+        /// Pre-populated directories searched after a disk miss (default none).
+        public var additionalReadOnlyDirectories: [URL]
+        /// Whether disk writes are flushed to the device (default `false`).
+        public var synchronizesWrites: Bool
+
+        /// - Parameters: See the properties.
+        public init(
+            shouldCacheImagesInMemory: Bool = true,
+            memoryCostLimit: Int = MemoryCache.defaultCostLimit,
+            memoryCountLimit: Int = MemoryCache.defaultCountLimit,
+            maxDiskAge: TimeInterval = DiskCache.defaultMaxAge,
+            maxDiskSize: Int = DiskCache.defaultSizeLimit,
+            diskExpireType: DiskCache.ExpireType = .accessDate,
+            extendedDataStorage: DiskCache.ExtendedDataStorage = .automatic,
+            additionalReadOnlyDirectories: [URL] = [],
+            synchronizesWrites: Bool = false
+        ) {
+            self.shouldCacheImagesInMemory = shouldCacheImagesInMemory
+            self.memoryCostLimit = memoryCostLimit
+            self.memoryCountLimit = memoryCountLimit
+            self.maxDiskAge = maxDiskAge
+            self.maxDiskSize = maxDiskSize
+            self.diskExpireType = diskExpireType
+            self.extendedDataStorage = extendedDataStorage
+            self.additionalReadOnlyDirectories = additionalReadOnlyDirectories
+            self.synchronizesWrites = synchronizesWrites
+        }
+
+        var diskConfig: DiskCache.Config {
+            DiskCache.Config(
+                sizeLimit: maxDiskSize,
+                maxAge: maxDiskAge,
+                expireType: diskExpireType,
+                extendedDataStorage: extendedDataStorage,
+                additionalReadOnlyDirectories: additionalReadOnlyDirectories,
+                synchronizesWrites: synchronizesWrites
+            )
+        }
+    }
+
+    private struct State {
+        var config: Config
+        var coder: any ImageCoder
+    }
+
+    /// The shared cache, namespace `"default"`, in ``DiskCache/defaultDirectory(namespace:environment:)``
+    /// (`~/.cache/swiftwebimage/default`). Creating it does no I/O. The `SwiftWebImage`
+    /// module puts it in the shared ``CachesManager`` and gives it the shared coders.
+    public static let shared = WebImageCache(namespace: "default")
+
+    /// The namespace: the last component of the disk directory.
+    public let namespace: String
+    /// The memory tier.
+    public let memoryCache: MemoryCache
+    /// The disk tier.
+    public let diskCache: DiskCache
+    private let state: LockedState<State>
+
+    /// A cache whose disk tier is `directory/<namespace>`.
+    /// - Parameters:
+    ///   - namespace: Names the disk directory (made safe by
+    ///     ``DiskCache/directoryName(forNamespace:)``). Default `"default"`.
+    ///   - directory: The parent of the namespace directory; default
+    ///     `$XDG_CACHE_HOME/swiftwebimage` (or `~/.cache/swiftwebimage`).
+    ///   - config: The settings.
+    ///   - coder: Decodes disk hits and encodes images stored without data, unless a request's
+    ///     ``WebImageContext/imageCoder`` overrides it. Default: an empty ``CodersManager``,
+    ///     which decodes nothing; the `SwiftWebImage` module gives the shared cache the shared
+    ///     coders.
+    public init(namespace: String = "default", directory: URL? = nil, config: Config = Config(), coder: any ImageCoder = CodersManager()) {
+        let diskDirectory = directory.map { $0.appendingPathComponent(DiskCache.directoryName(forNamespace: namespace), isDirectory: true) }
+            ?? DiskCache.defaultDirectory(namespace: namespace)
+        self.namespace = namespace
+        self.memoryCache = MemoryCache(costLimit: config.memoryCostLimit, countLimit: config.memoryCountLimit)
+        self.diskCache = DiskCache(directory: diskDirectory, config: config.diskConfig)
+        self.state = LockedState(State(config: config, coder: coder))
+    }
+
+    /// The settings. Setting them updates both tiers (a lower memory limit evicts at once).
+    public var config: Config {
+        get { state.withLock { $0.config } }
+        set {
+            state.withLock { $0.config = newValue }
+            memoryCache.costLimit = newValue.memoryCostLimit
+            memoryCache.countLimit = newValue.memoryCountLimit
+            diskCache.config = newValue.diskConfig
+        }
+    }
+
+    /// The coder for disk hits and for encoding, when the request's context names none.
+    public var coder: any ImageCoder {
+        get { state.withLock { $0.coder } }
+        set { state.withLock { $0.coder = newValue } }
+    }
+
+    // MARK: Synchronous API
+
+    /// The image in memory for `key` (no disk access).
+    public func imageFromMemoryCache(forKey key: String) -> WebImage? {
+        memoryCache.image(forKey: key)
+    }
+
+    /// The image on disk for `key`, decoded now on the calling thread and promoted to memory.
+    /// - Returns: The image, or `nil` on a miss or when the data cannot be decoded.
+    public func imageFromDiskCache(forKey key: String, options: WebImageOptions = [], context: WebImageContext = WebImageContext()) -> WebImage? {
+        diskPhase(forKey: key, memoryImage: nil, options: options.subtracting(.avoidDecodeImage), context: context)?.image
+    }
+
+    /// The image for `key` from memory, else from disk (decoded on the calling thread).
+    public func imageFromCache(forKey key: String, options: WebImageOptions = [], context: WebImageContext = WebImageContext()) -> WebImage? {
+        if let image = shapedMemoryImage(forKey: key, options: options) { return image }
+        return imageFromDiskCache(forKey: key, options: options, context: context)
+    }
+
+    /// The data on disk for `key` (no decoding).
+    public func diskImageData(forKey key: String) -> Data? {
+        diskCache.data(forKey: key)
+    }
+
+    /// Whether the disk holds data for `key`.
+    public func diskImageDataExists(forKey key: String) -> Bool {
+        diskCache.containsData(forKey: key)
+    }
+
+    /// The file `key` is (or would be) stored at.
+    public func cachePath(forKey key: String) -> URL {
+        diskCache.fileURL(forKey: key)
+    }
+
+    /// The bytes on disk (data plus sidecars).
+    public func totalDiskSize() -> Int {
+        diskCache.totalSize()
+    }
+
+    /// The number of entries on disk.
+    public func totalDiskCount() -> Int {
+        diskCache.totalCount()
+    }
+
+    /// Removes expired disk entries and trims the disk to half its limit when over it; see
+    /// ``DiskCache/removeExpiredData(referenceDate:)``. Runs on the I/O queue.
+    /// - Returns: The number of entries removed.
+    @discardableResult
+    public func removeExpiredData() async -> Int {
+        await diskCache.ioQueue.run { self.diskCache.removeExpiredData() }
+    }
+
+    // MARK: Internals shared by the sync and async APIs
+
+    /// The memory hit for `key`, shaped by the options: `decodeFirstFrameOnly` makes an
+    /// animated image still; `matchAnimatedImageClass` turns a hit of the wrong kind into a miss.
+    func shapedMemoryImage(forKey key: String, options: WebImageOptions) -> WebImage? {
+        memoryCache.image(forKey: key).flatMap { Self.shaped($0, options: options) }
+    }
+
+    /// `image` as the options want it, or `nil` when `matchAnimatedImageClass` rejects it.
+    ///
+    /// Decision: SDWebImage matches the image's class to the context's animated image class;
+    /// here the "class" of an animated image is how its frames are held: lazily (the default
+    /// decode) or all decoded (`preloadAllFrames`). A still image always matches.
+    static func shaped(_ image: WebImage, options: WebImageOptions) -> WebImage? {
+        var image = image
+        if options.contains(.decodeFirstFrameOnly), image.isAnimated {
+            image = image.firstFrameOnly
+        }
+        if options.contains(.matchAnimatedImageClass), image.isAnimated,
+           image.isLazilyAnimated == options.contains(.preloadAllFrames) {
+            return nil
+        }
+        return image
+    }
+
+    /// Whether a disk hit may be written to memory: the config allows it and the context's
+    /// ``WebImageContext/storeCacheType``, if set, includes memory (SDWebImage's rule).
+    func promotesToMemory(_ context: WebImageContext) -> Bool {
+        config.shouldCacheImagesInMemory && (context.storeCacheType?.includesMemory ?? true)
+    }
+
+    /// The disk part of a query: blocking I/O and decoding on the calling thread.
+    /// - Parameter memoryImage: A memory hit for which `queryMemoryData` wants the data.
+    func diskPhase(forKey key: String, memoryImage: WebImage?, options: WebImageOptions, context: WebImageContext) -> ImageCacheResult? {
+        if let memoryImage {
+            return ImageCacheResult(image: memoryImage, data: diskCache.data(forKey: key), cacheType: .memory)
+        }
+        guard let entry = diskCache.entry(forKey: key) else { return nil }
+        if options.contains(.avoidDecodeImage) {
+            return ImageCacheResult(image: nil, data: entry.data, cacheType: .disk)
+        }
+        let promotes = promotesToMemory(context)
+        // Another query may have decoded the same entry meanwhile (SDWebImage's special case).
+        if promotes, let image = shapedMemoryImage(forKey: key, options: options) {
+            return ImageCacheResult(image: image, data: entry.data, cacheType: .disk)
+        }
+        guard let image = decode(entry, forKey: key, options: options, context: context) else { return nil }
+        if promotes { memoryCache.setImage(image, forKey: key) }
+        return ImageCacheResult(image: image, data: entry.data, cacheType: .disk)
+    }
+
+    /// Decodes a disk entry, removing it when its data is bad.
+    func decode(_ entry: DiskCache.Entry, forKey key: String, options: WebImageOptions, context: WebImageContext) -> WebImage? {
+        let coder = context.imageCoder ?? self.coder
+        guard coder.canDecode(entry.data) else {
+            // Data no registered format recognises is not an image: remove it. Data of a known
+            // format may wait for a coder.
+            if ImageFormat.detect(entry.data) == .undefined { diskCache.removeData(forKey: key) }
+            return nil
+        }
+        do {
+            var image = try coder.decode(entry.data, options: ImageDecodeOptions(options: options, context: context, cacheKey: key))
+            if let extended = entry.extendedData { image.extendedData = extended }
+            return Self.shaped(image, options: options)
+        } catch {
+            // Too large for these options, or cancelled: the file is fine. Anything else: bad data.
+            let keep = (error as? WebImageError)?.code == .imageTooLarge || WebImageError.isCancellation(error)
+            if !keep { diskCache.removeData(forKey: key) }
+            return nil
+        }
+    }
+
+    /// The data to write for an image stored without data.
+    /// - Throws: ``WebImageError/Code/unsupportedFormat`` when the coder cannot encode the
+    ///   format chosen; the coder's error when encoding fails.
+    func encodedData(for image: WebImage, context: WebImageContext) throws -> Data {
+        if case .animated(let animated) = image.storage {
+            return animated.provider.animatedImageData
+        }
+        let coder = context.imageCoder ?? self.coder
+        let format = Self.encodingFormat(for: image, coder: coder)
+        guard coder.canEncode(to: format) else {
+            throw WebImageError(.unsupportedFormat, "no coder can encode a \(image.pixelSize) image \(image.hasAlpha ? "with" : "without") alpha as \(format)")
+        }
+        var encodeOptions = context.imageEncodeOptions ?? ImageEncodeOptions()
+        encodeOptions.context = context
+        return try coder.encode(image, as: format, options: encodeOptions)
+    }
+
+    /// The format an image without data is encoded as: PNG if it has alpha, else JPEG
+    /// (SDWebImage's rule); an animated image keeps its own format (or GIF) when the coder can
+    /// encode it, so that it stays animated.
+    static func encodingFormat(for image: WebImage, coder: any ImageCoder) -> ImageFormat {
+        if image.isAnimated {
+            if image.format != .undefined, coder.canEncode(to: image.format) { return image.format }
+            if coder.canEncode(to: .gif) { return .gif }
+        }
+        return image.hasAlpha ? .png : .jpeg
+    }
+}

@@ -1,0 +1,59 @@
+// CacheCrashWriter: a helper process for the SIGKILL test of WebImageCachesTests, and nothing
+// else. It stores `count` entries of `size` bytes in a DiskCache at `directory`, each with
+// extended data, and prints "stored <i>" after each one, so that the test can kill it with
+// SIGKILL in the middle of the writes and then check what a reader sees.
+//
+// Usage: CacheCrashWriter <directory> <count> <size>
+//
+// Entry i is stored under the key "entry-<i>". Its bytes are a fixed xorshift64 stream with i
+// stamped into the first and last 8 bytes; the test computes the same bytes. One buffer is
+// stamped in place for every entry, so that the writer spends its time inside the cache's
+// writes, where a kill can land.
+import Foundation
+import WebImageCaches
+
+/// Stamps `index` into the first and last 8 bytes of `data` (little endian).
+func stamp(_ index: Int, into data: inout Data) {
+    let count = data.count
+    withUnsafeBytes(of: UInt64(index).littleEndian) { stamp in
+        for offset in 0..<min(8, count) {
+            data[offset] = stamp[offset]
+            data[count - 1 - offset] = stamp[offset]
+        }
+    }
+}
+
+/// The fixed stream behind every payload.
+func basePayload(size: Int) -> Data {
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    var bytes = [UInt8](repeating: 0, count: size)
+    for position in 0..<size {
+        state ^= state << 13
+        state ^= state >> 7
+        state ^= state << 17
+        bytes[position] = UInt8(truncatingIfNeeded: state)
+    }
+    return Data(bytes)
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 4, let count = Int(arguments[2]), let size = Int(arguments[3]), count >= 0, size >= 0 else {
+    FileHandle.standardError.write(Data("usage: CacheCrashWriter <directory> <count> <size>\n".utf8))
+    exit(2)
+}
+let cache = DiskCache(
+    directory: URL(fileURLWithPath: arguments[1], isDirectory: true),
+    config: DiskCache.Config(sizeLimit: Int.max / 2, maxAge: -1)
+)
+var payload = basePayload(size: size)
+for index in 0..<count {
+    stamp(index, into: &payload)
+    do {
+        try cache.setData(payload, forKey: "entry-\(index)", extendedData: Data("extended-\(index)".utf8))
+    } catch {
+        FileHandle.standardError.write(Data("store \(index) failed: \(error)\n".utf8))
+        exit(1)
+    }
+    FileHandle.standardOutput.write(Data("stored \(index)\n".utf8))
+}
+FileHandle.standardOutput.write(Data("done\n".utf8))

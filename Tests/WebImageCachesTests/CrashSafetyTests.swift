@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+import WebImageCaches
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A writer process killed with SIGKILL in the middle of 1,000 writes leaves a cache in which
+/// every readable entry has exactly the bytes stored, and no temporary file is an entry.
+///
+/// The writer is the `CacheCrashWriter` executable of this package (built with the tests: this
+/// target depends on it), found next to the test binary. It prints a line after each store;
+/// the test kills it right after reading such a line, which lands inside the next store's
+/// `write` most of the time (entries are 1 MiB and the writer does little else). Three rounds
+/// write into the same directory, each killed at a different point, each checked.
+@Suite struct CrashSafetyTests {
+    let root = TestDirectory()
+    static let entryCount = 1_000
+    static let entrySize = 1 << 20
+
+    /// The bytes of entry `index`, as the writer makes them.
+    static func payload(index: Int, base: Data) -> Data {
+        var data = base
+        withUnsafeBytes(of: UInt64(index).littleEndian) { stamp in
+            for offset in 0..<8 {
+                data[offset] = stamp[offset]
+                data[data.count - 1 - offset] = stamp[offset]
+            }
+        }
+        return data
+    }
+
+    /// FNV-1a, 64 bits, to report a torn or mixed entry (a failing `#expect` on two 1 MiB
+    /// `Data` values would diff them byte by byte, which takes minutes).
+    static func checksum(_ data: Data) -> UInt64 {
+        data.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }
+    }
+
+    /// The writer's fixed stream.
+    static func basePayload(size: Int) -> Data {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var bytes = [UInt8](repeating: 0, count: size)
+        for position in 0..<size {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            bytes[position] = UInt8(truncatingIfNeeded: state)
+        }
+        return Data(bytes)
+    }
+
+    /// The writer executable: in the directory of the running test binary (or a parent of it).
+    static func writerURL() throws -> URL {
+        let executable = try #require(try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("CacheCrashWriter")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        Issue.record("CacheCrashWriter was not found next to \(executable); build it with the tests")
+        throw CancellationError()
+    }
+
+    /// Runs the writer and kills it with SIGKILL right after it reports `killAfter` stores.
+    /// The blocking pipe reads run on a dispatch thread, not on the Swift concurrency pool.
+    static func runWriter(in directory: URL, killAfter: Int) async throws -> (reportedStores: Bool, killed: Bool) {
+        let writer = Process()
+        writer.executableURL = try writerURL()
+        writer.arguments = [directory.path, "\(entryCount)", "\(entrySize)"]
+        let output = Pipe()
+        writer.standardOutput = output
+        try writer.run()
+        let marker = "stored \(killAfter)\n"
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var tail = ""
+                var reported = false
+                let reader = output.fileHandleForReading
+                while true {
+                    let chunk = reader.availableData
+                    if chunk.isEmpty { break }  // the writer ended
+                    tail = String((tail + String(decoding: chunk, as: UTF8.self)).suffix(64))
+                    if tail.contains(marker) {
+                        reported = true
+                        kill(writer.processIdentifier, SIGKILL)
+                        break
+                    }
+                }
+                writer.waitUntilExit()
+                continuation.resume(returning: (reported, writer.terminationReason == .uncaughtSignal && writer.terminationStatus == SIGKILL))
+            }
+        }
+    }
+
+    @Test(.timeLimit(.minutes(5)))
+    func sigkillMidWriteLeavesOnlyWholeEntries() async throws {
+        let directory = root.appending("crash")
+        let base = Self.basePayload(size: Self.entrySize)
+        for (round, killAfter) in [99, 149, 59].enumerated() {
+            let run = try await Self.runWriter(in: directory, killAfter: killAfter)
+            #expect(run.reportedStores, "round \(round): the writer stopped before \(killAfter + 1) stores")
+            #expect(run.killed, "round \(round): the writer must die by SIGKILL, not finish")
+
+            // Every readable entry holds exactly what was stored, with its extended data.
+            let cache = DiskCache(directory: directory)
+            var readable = 0
+            for index in 0..<Self.entryCount {
+                guard let entry = cache.entry(forKey: "entry-\(index)") else { continue }
+                readable += 1
+                #expect(entry.data.count == Self.entrySize, "round \(round): entry \(index) has \(entry.data.count) bytes")
+                let expected = Self.payload(index: index, base: base)
+                if entry.data != expected {
+                    Issue.record("round \(round): entry \(index) differs from what was stored: checksum \(Self.checksum(entry.data)), stored \(Self.checksum(expected))")
+                }
+                #expect(entry.extendedData == Data("extended-\(index)".utf8), "round \(round): entry \(index) lost its extended data")
+            }
+            #expect(readable > killAfter, "round \(round): the \(killAfter + 1) stores reported done must be readable")
+            #expect(readable < Self.entryCount, "round \(round): the kill must land before the 1,000 writes end")
+            // No temporary file is an entry: the entry count is the count of readable keys.
+            #expect(cache.totalCount() == readable, "round \(round)")
+            let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            #expect(files.filter { !$0.hasPrefix(".") }.count == readable, "round \(round): every entry file belongs to a stored key")
+        }
+
+        // Whatever the killed writers left (temporary files, most likely) is swept once stale.
+        let cache = DiskCache(directory: directory)
+        let before = cache.totalCount()
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasPrefix(".tmp-") {
+            let path = directory.appendingPathComponent(name).path
+            FileTimes.set(path, access: FileTimes.now() - 3600, modification: FileTimes.now() - 3600)
+        }
+        cache.removeExpiredData()
+        let after = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(after.allSatisfy { !$0.hasPrefix(".tmp-") }, "stale temporary files are removed: \(after.filter { $0.hasPrefix(".") })")
+        #expect(cache.totalCount() == before)
+    }
+}

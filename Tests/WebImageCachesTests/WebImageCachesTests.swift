@@ -1,2 +1,0 @@
-// Tests of WebImageCaches arrive with its issue (issue 5).
-import Testing
