@@ -1,0 +1,92 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+import Synchronization
+import WebImageCore
+
+/// The end of a transfer: decryption, revalidation, one decode per group of requesters with
+/// equal decode settings, and exactly one resume per requester.
+extension DownloadTransfer {
+    /// Ends every remaining requester with `error` and closes the transfer.
+    func finishAll(with error: any Error) async {
+        let (requesters, feed) = state.withLock { state -> ([DownloadRequester], ProgressiveFeed?) in
+            state.phase = .finished
+            state.isClosed = true
+            defer { state.requesters = [:] }
+            return (Array(state.requesters.values), state.progressive)
+        }
+        environment.table.remove(self)
+        await feed?.close()
+        for requester in requesters { requester.continuation.resume(throwing: error) }
+    }
+
+    /// Turns the complete body into each requester's result.
+    func process(_ data: Data, response: HTTPURLResponse?) async {
+        if let feed = state.withLock({ $0.progressive }) {
+            await feed.close()
+        }
+        let body: Data
+        do {
+            body = try prepare(data, response: response)
+        } catch {
+            await finishAll(with: error)
+            return
+        }
+        let statusCode = response?.statusCode
+        let contentType = response?.mimeType
+        while true {
+            // Serve the oldest requester left, and every requester that shares its decode.
+            let next = state.withLock { state -> DownloadRequester? in
+                guard let oldest = state.requesters.values.min(by: { $0.id < $1.id }) else {
+                    state.phase = .finished
+                    state.isClosed = true
+                    return nil
+                }
+                return oldest
+            }
+            guard let next else { break }
+            let result: Result<ImageLoaderResult, any Error>
+            do {
+                let image = try ImageDataDecoding.decode(body, url: url, options: next.options, context: next.context, coder: environment.coder)
+                result = .success(ImageLoaderResult(image: image, data: body, statusCode: statusCode, contentType: contentType))
+            } catch {
+                result = .failure(error)
+            }
+            let served = state.withLock { state -> [DownloadRequester] in
+                guard let signature = next.signature else {
+                    return state.requesters.removeValue(forKey: next.id).map { [$0] } ?? []
+                }
+                let sharing = state.requesters.values.filter { $0.signature == signature }
+                for requester in sharing { state.requesters[requester.id] = nil }
+                return sharing
+            }
+            for requester in served { requester.continuation.resume(with: result) }
+        }
+        environment.table.remove(self)
+    }
+
+    /// Decrypts, checks emptiness, revalidates against and refreshes the URL cache.
+    private func prepare(_ data: Data, response: HTTPURLResponse?) throws -> Data {
+        var body = data
+        if let decryptor = settings.decryptor {
+            guard let decrypted = decryptor.decryptedData(data, response: response) else {
+                throw WebImageError(.badImageData, "The decryptor returned nil for \(data.count) bytes from \(url.absoluteString)", url: url, statusCode: response?.statusCode)
+            }
+            body = decrypted
+        }
+        guard !body.isEmpty else {
+            throw WebImageError(.badImageData, "Image data is nil: \(url.absoluteString) returned an empty body", url: url, statusCode: response?.statusCode)
+        }
+        if settings.refreshesCache, let response {
+            if let cached = settings.cachedResponse, cached.data == data {
+                throw WebImageError(.cacheNotModified, "Downloaded image of \(url.absoluteString) is not modified (same \(data.count) bytes as the cached response)", url: url, statusCode: response.statusCode)
+            }
+            let cacheControl = response.value(forHTTPHeaderField: "Cache-Control")?.lowercased() ?? ""
+            if let cache = environment.configuration.urlCache, !cacheControl.contains("no-store") {
+                cache.storeCachedResponse(CachedURLResponse(response: response, data: data), for: URLRequest(url: url))
+            }
+        }
+        return body
+    }
+}

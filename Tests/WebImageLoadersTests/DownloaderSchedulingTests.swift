@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import TestSupport
+import WebImageCore
+import WebImageLoaders
+
+/// Concurrency limit, FIFO / LIFO, priorities, suspension.
+@Suite(.timeLimit(.minutes(1)))
+struct DownloaderSchedulingTests {
+    let server: LoopbackHTTPServer
+    let gate = AsyncGate()
+
+    init() throws {
+        server = try LoopbackHTTPServer()
+        server.route("/held", .delayedHeaders(until: gate, then: .data(Fixtures.wiraw(), contentType: Fixtures.wirawType)))
+        server.route("/order", .data(Fixtures.wiraw(), contentType: Fixtures.wirawType))
+    }
+
+    @Test func maxConcurrentDownloadsBoundsWhatTheServerSees() async throws {
+        defer { server.stop() }
+        let (downloader, events) = Fixtures.downloader { $0.maxConcurrentDownloads = 2 }
+        let urls = (0..<6).map { server.url(for: "/held?n=\($0)") }
+        let tasks = urls.map { Fixtures.request(downloader, $0) }
+        await events.wait(for: .queued, count: 6)
+        await gate.waitForArrivals(2)
+        #expect(downloader.runningDownloadCount == 2)
+        #expect(downloader.currentDownloadCount == 6)
+        #expect(server.statistics(for: "/held").activeCount == 2)
+        gate.open()
+        for task in tasks { _ = try await task.value }
+        let statistics = server.statistics(for: "/held")
+        #expect(statistics.requestCount == 6)
+        #expect(statistics.maxActiveCount == 2)
+    }
+
+    @Test func raisingTheLimitStartsQueuedDownloads() async throws {
+        defer { server.stop() }
+        let (downloader, events) = Fixtures.downloader { $0.maxConcurrentDownloads = 1 }
+        let tasks = (0..<3).map { Fixtures.request(downloader, server.url(for: "/held?n=\($0)")) }
+        await events.wait(for: .queued, count: 3)
+        await gate.waitForArrivals(1)
+        downloader.maxConcurrentDownloads = 3
+        await gate.waitForArrivals(3)
+        #expect(server.statistics(for: "/held").activeCount == 3)
+        gate.open()
+        for task in tasks { _ = try await task.value }
+    }
+
+    /// Queues A, B, C (in that order, one at a time) on a suspended downloader with one slot,
+    /// resumes it, and returns the order in which the server saw them.
+    private func serverOrder(_ order: DownloaderConfiguration.ExecutionOrder, options: [String: WebImageOptions] = [:]) async throws -> [String] {
+        let (downloader, events) = Fixtures.downloader {
+            $0.maxConcurrentDownloads = 1
+            $0.executionOrder = order
+        }
+        downloader.isSuspended = true
+        var tasks: [Task<ImageLoaderResult, any Error>] = []
+        for name in ["A", "B", "C"] {
+            tasks.append(Fixtures.request(downloader, server.url(for: "/order?\(name)"), options: options[name] ?? []))
+            await events.wait(for: .queued, count: tasks.count)
+        }
+        #expect(server.totalRequestCount == 0)
+        #expect(downloader.runningDownloadCount == 0)
+        downloader.isSuspended = false
+        for task in tasks { _ = try await task.value }
+        return server.requests.map { String($0.target.split(separator: "?").last ?? "") }
+    }
+
+    @Test func fifoStartsTheOldestFirst() async throws {
+        defer { server.stop() }
+        #expect(try await serverOrder(.fifo) == ["A", "B", "C"])
+    }
+
+    @Test func lifoStartsTheNewestFirst() async throws {
+        defer { server.stop() }
+        #expect(try await serverOrder(.lifo) == ["C", "B", "A"])
+    }
+
+    @Test func highPriorityJumpsTheQueueAndLowPriorityWaits() async throws {
+        defer { server.stop() }
+        #expect(try await serverOrder(.fifo, options: ["A": .lowPriority, "C": .highPriority]) == ["C", "B", "A"])
+    }
+
+    @Test func suspendedDownloaderSendsNothingUntilResumed() async throws {
+        defer { server.stop() }
+        let (downloader, events) = Fixtures.downloader()
+        downloader.isSuspended = true
+        #expect(downloader.isSuspended)
+        let url = server.url(for: "/order?suspended")
+        let task = Fixtures.request(downloader, url)
+        await events.wait(for: .queued, url: url)
+        #expect(downloader.currentDownloadCount == 1)
+        #expect(downloader.runningDownloadCount == 0)
+        #expect(!events.kinds(for: url).contains(.started))
+        downloader.isSuspended = false
+        _ = try await task.value
+        #expect(server.statistics(for: "/order").requestCount == 1)
+    }
+}

@@ -1,2 +1,0 @@
-// Tests of WebImageLoaders arrive with its issue (issue 6).
-import Testing
