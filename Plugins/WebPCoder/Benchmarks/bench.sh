@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Runs the WebP cases against Pillow on the shared benchmark inputs. The inputs come from
+# ../../../../shared/bench/make_inputs.py (made into INPUT_DIR if photo.jpg is missing there);
+# photo.webp, which that script does not make, is made here from photo.jpg by Pillow (lossy,
+# quality 80, method 4), so both sides decode the same file. Not run by CI.
+#
+# usage: Plugins/WebPCoder/Benchmarks/bench.sh [INPUT_DIR] [ITERATIONS]
+set -euo pipefail
+cd "$(dirname "$0")"
+[ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"
+inputs=${1:-/tmp/webpcoder-bench/inputs}
+iterations=${2:-7}
+bench=../../../../shared/bench
+mkdir -p "$inputs"
+[ -f "$inputs/photo.jpg" ] || python3 "$bench/make_inputs.py" "$inputs" >/dev/null
+[ -f "$inputs/photo.webp" ] || python3 -c "
+import sys
+from PIL import Image
+Image.open(sys.argv[1]).save(sys.argv[2], 'WEBP', quality=80, method=4)" "$inputs/photo.jpg" "$inputs/photo.webp"
+scratch=${BENCH_SCRATCH:-/tmp/webpcoder-bench/build}
+swift build -c release --scratch-path "$scratch" >/dev/null
+echo "== ours (WebPCoder on libwebp $(pkg-config --modversion libwebp))"
+"$(swift build -c release --scratch-path "$scratch" --show-bin-path)/WebPBench" "$inputs" --iterations "$iterations"
+echo "== Pillow $(python3 -c 'import PIL.features as f; print(f.version("pil"), "on libwebp", f.version("webp"))')"
+python3 pillow_webp_bench.py "$inputs" --iterations "$iterations"
