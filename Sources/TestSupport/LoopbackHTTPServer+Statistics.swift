@@ -15,11 +15,21 @@ extension LoopbackHTTPServer {
         /// download shows up here).
         public var clientDisconnectCount = 0
 
+        /// All counts at zero.
         public init() {}
 
         /// A counter to wait on with ``LoopbackHTTPServer/waitUntil(path:_:reaches:)``.
         public enum Counter: Sendable {
-            case requests, active, maxActive, completed, clientDisconnects
+            /// ``PathStatistics/requestCount``.
+            case requests
+            /// ``PathStatistics/activeCount``.
+            case active
+            /// ``PathStatistics/maxActiveCount``.
+            case maxActive
+            /// ``PathStatistics/completedCount``.
+            case completed
+            /// ``PathStatistics/clientDisconnectCount``.
+            case clientDisconnects
         }
 
         /// The value of `counter`.

@@ -36,12 +36,14 @@ struct DownloaderSchedulingTests {
     @Test func raisingTheLimitStartsQueuedDownloads() async throws {
         defer { server.stop() }
         let (downloader, events) = Fixtures.downloader { $0.maxConcurrentDownloads = 1 }
-        let tasks = (0..<3).map { Fixtures.request(downloader, server.url(for: "/held?n=\($0)")) }
-        await events.wait(for: .queued, count: 3)
+        // Past URLSession's own default of 6 connections per host.
+        let tasks = (0..<8).map { Fixtures.request(downloader, server.url(for: "/held?n=\($0)")) }
+        await events.wait(for: .queued, count: 8)
         await gate.waitForArrivals(1)
-        downloader.maxConcurrentDownloads = 3
-        await gate.waitForArrivals(3)
-        #expect(server.statistics(for: "/held").activeCount == 3)
+        #expect(downloader.runningDownloadCount == 1)
+        downloader.maxConcurrentDownloads = 8
+        await gate.waitForArrivals(8)
+        #expect(server.statistics(for: "/held").activeCount == 8)
         gate.open()
         for task in tasks { _ = try await task.value }
     }

@@ -121,6 +121,18 @@ struct DownloaderTests {
         #expect(thumbnail.image?.metadata.contains(.thumbnail) == true)
     }
 
+    @Test func scaleDownLargeImagesHonoursTheContextsLimit() async throws {
+        defer { server.stop() }
+        let (downloader, _) = Fixtures.downloader()
+        // A budget of 48 pixels (192 bytes) for a 16 x 12 image: 8 x 6.
+        let context = WebImageContext { $0.imageScaleDownLimitBytes = 192 }
+        let small = try await downloader.requestImage(with: server.url(for: "/image.wiraw"), options: [.scaleDownLargeImages], context: context, progress: nil)
+        #expect(small.image?.pixelSize == PixelSize(width: 8, height: 6))
+        // Without the option the limit is ignored.
+        let full = try await downloader.requestImage(with: server.url(for: "/image.wiraw"), options: [], context: context, progress: nil)
+        #expect(full.image?.pixelSize == PixelSize(width: 16, height: 12))
+    }
+
     @Test func contextCoderWinsOverTheDownloadersCoder() async throws {
         defer { server.stop() }
         let mock = MockImageCoder(name: "context", magic: Array("WIRAW".utf8), format: .rawBitmap)

@@ -263,7 +263,7 @@ extension DownloadTransfer {
             state.phase = .processing
             if let failure = state.failure { return .failure(failure) }
             if state.awaitsAuthentication, let response = state.response {
-                let message = "Download of \(url.absoluteString) failed with HTTP status \(response.statusCode): the credential was refused"
+                let message = "Download of \(url.absoluteString) failed with HTTP status \(response.statusCode): authentication required, and the configured credential was refused or not asked for"
                 return .failure(WebImageError(.invalidDownloadStatusCode, message, url: url, statusCode: response.statusCode, contentType: response.mimeType?.lowercased()))
             }
             if let error = error as? URLError, error.code == .timedOut { return .failure(mapped(error)) }
