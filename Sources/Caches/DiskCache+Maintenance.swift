@@ -71,16 +71,30 @@ extension DiskCache {
     @discardableResult
     func sweep(referenceDate: Double, onlyIfOverLimit: Bool) -> Int {
         sweepLock.withLock { _ -> Int in
-            let (config, overLimit, recency) = state.withLock { state in
+            let (config, overLimit, known) = state.withLock { state in
                 let over = (state.index?.totalSize ?? 0) > state.config.sizeLimit
-                if onlyIfOverLimit, !over { return (state.config, false, [String: UInt64]()) }
+                if onlyIfOverLimit, !over { return (state.config, false, [String: DiskIndex.Entry]()) }
                 state.index?.beginSweep()
-                let accessOrder = state.config.expireType == .accessDate
-                return (state.config, over, state.index?.entries.mapValues { accessOrder ? $0.accessed : $0.written } ?? [:])
+                return (state.config, over, state.index?.entries ?? [:])
             }
             if onlyIfOverLimit, !overLimit { return 0 }
+            let accessOrder = config.expireType == .accessDate
+            let recency = { (name: String) -> UInt64 in
+                guard let entry = known[name] else { return 0 }
+                return accessOrder ? entry.accessed : entry.written
+            }
 
-            let listing = scan(expireType: config.expireType) ?? Scan()
+            var listing = scan(expireType: config.expireType) ?? Scan()
+            if accessOrder {
+                // Reads within a minute of the file's access time do not refresh it on disk;
+                // the index knows when they happened. The file stays the truth beyond that
+                // window (the time may have been set on purpose, or by another process).
+                listing.entries = listing.entries.map { entry in
+                    guard let accessTime = known[entry.name]?.accessTime, accessTime > entry.date,
+                          accessTime - entry.date <= Self.accessTimeResolution else { return entry }
+                    return ScannedEntry(name: entry.name, size: entry.size, date: accessTime)
+                }
+            }
             var removed = 0
             var kept: [ScannedEntry] = []
             kept.reserveCapacity(listing.entries.count)
@@ -95,7 +109,7 @@ extension DiskCache {
             }
             var total = kept.reduce(0) { $0 + $1.size }
             if total > config.sizeLimit {
-                kept.sort { ($0.date, recency[$0.name] ?? 0) < ($1.date, recency[$1.name] ?? 0) }
+                kept.sort { ($0.date, recency($0.name)) < ($1.date, recency($1.name)) }
                 let target = config.sizeLimit / 2
                 var count = 0
                 while total > target, count < kept.count {

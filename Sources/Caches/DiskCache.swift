@@ -133,6 +133,9 @@ public final class DiskCache: Sendable {
     /// Temporary files and orphan sidecars older than this are removed by sweeps (younger ones
     /// may belong to a write in progress, in this process or another).
     static let staleFileAge: Double = 10 * 60
+    /// A read refreshes the file's access time only when it is older than this, saving a
+    /// system call per hit; within the process the index keeps the exact time of every read.
+    static let accessTimeResolution: Double = 60
 
     struct State {
         var config: Config
@@ -230,9 +233,14 @@ public final class DiskCache: Sendable {
     /// The directories and file names to try for an entry: ``directory``, then each read-only
     /// directory with the name and with the name without its extension (SDWebImage's rule).
     private func searchLocations(for name: String) -> [(directory: String, name: String)] {
-        var locations = [(directoryPath, name)]
+        [(directoryPath, name)] + readOnlyLocations(for: name)
+    }
+
+    /// The read-only part of ``searchLocations(for:)``.
+    private func readOnlyLocations(for name: String) -> [(directory: String, name: String)] {
         let readOnly = state.withLock { $0.config.additionalReadOnlyDirectories }
-        guard !readOnly.isEmpty else { return locations }
+        guard !readOnly.isEmpty else { return [] }
+        var locations: [(directory: String, name: String)] = []
         let bare = name.split(separator: ".", maxSplits: 1).first.map(String.init) ?? name
         for url in readOnly {
             locations.append((url.path, name))
@@ -244,18 +252,26 @@ public final class DiskCache: Sendable {
     func readEntry(forKey key: String, withExtendedData: Bool) -> Entry? {
         let name = Self.fileName(forKey: key)
         let touches = state.withLock { $0.config.expireType == .accessDate }
-        for (position, location) in searchLocations(for: name).enumerated() {
-            let writable = position == 0
+        let now = FileIO.now()
+        let entry: Entry? = FileIO.withOpenedFile(directoryPath + "/" + name) { fd, info in
+            guard let data = FileIO.readAll(fd, size: Int(info.st_size)) else { return nil }
+            let extended = withExtendedData ? readExtendedData(fd: fd, directory: directoryPath, name: name) : nil
+            if touches, now - FileIO.fileTimes(info).access > Self.accessTimeResolution {
+                FileIO.touchAccessTime(fd)
+            }
+            return Entry(data: data, extendedData: extended)
+        }
+        if let entry {
+            state.withLock { $0.index?.recordRead(name, time: now) }
+            return entry
+        }
+        for location in readOnlyLocations(for: name) {
             let entry: Entry? = FileIO.withOpenedFile(location.directory + "/" + location.name) { fd, info in
                 guard let data = FileIO.readAll(fd, size: Int(info.st_size)) else { return nil }
                 let extended = withExtendedData ? readExtendedData(fd: fd, directory: location.directory, name: location.name) : nil
-                if writable, touches { FileIO.touchAccessTime(fd) }
                 return Entry(data: data, extendedData: extended)
             }
-            if let entry {
-                if writable { state.withLock { $0.index?.recordRead(name) } }
-                return entry
-            }
+            if let entry { return entry }
         }
         return nil
     }
@@ -300,7 +316,7 @@ public final class DiskCache: Sendable {
             throw failure("store", key: key, error)
         }
         let overLimit = state.withLock { state -> Bool in
-            state.index?.recordWrite(name, size: data.count + sidecarBytes)
+            state.index?.recordWrite(name, size: data.count + sidecarBytes, time: FileIO.now())
             return (state.index?.totalSize ?? 0) > state.config.sizeLimit
         }
         if overLimit { sweep(referenceDate: FileIO.now(), onlyIfOverLimit: true) }
@@ -336,7 +352,7 @@ public final class DiskCache: Sendable {
             throw failure("set the extended data of", key: key, error)
         }
         let sidecarBytes = FileIO.withOpenedFile(sidecarPath) { _, sidecar in Int(sidecar.st_size) } ?? 0
-        state.withLock { $0.index?.recordWrite(name, size: Int(info.st_size) + sidecarBytes) }
+        state.withLock { $0.index?.recordWrite(name, size: Int(info.st_size) + sidecarBytes, time: FileIO.now()) }
     }
 
     /// Removes the entry for `key` (and its sidecar) from ``directory``. Read-only directories

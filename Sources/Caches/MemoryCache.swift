@@ -127,7 +127,10 @@ public final class MemoryCache: Sendable {
     /// The image for `key`, which becomes the most recently used entry.
     /// - Returns: The image, or `nil` on a miss or when the entry holds data only.
     public func image(forKey key: String) -> WebImage? {
-        state.withLock { $0.storage.value(forKey: key)?.image }
+        state.withLock { state -> WebImage? in
+            guard let slot = state.storage.touch(key) else { return nil }
+            return state.storage[slot: slot]?.image
+        }
     }
 
     /// The entry for `key`, which becomes the most recently used.

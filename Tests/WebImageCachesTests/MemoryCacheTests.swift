@@ -67,6 +67,30 @@ import WebImageCore
         }
     }
 
+    /// Thousands of keys stored, read and removed against a plain dictionary as the model: the
+    /// cache's own hash index (growth, deleted buckets, rebuilds) never loses or confuses a key.
+    @Test func manyKeysMatchAReferenceModel() {
+        let cache = MemoryCache(costLimit: .max)
+        var model: [String: Int] = [:]
+        var random = SeededRandom(seed: 99)
+        for step in 0..<30_000 {
+            let key = "https://example.com/\(random.next(upTo: 3_000)).png"
+            switch random.next(upTo: 3) {
+            case 0:
+                let pixels = 1 + random.next(upTo: 8)
+                cache.setImage(Self.image(pixels: pixels), forKey: key)
+                model[key] = pixels
+            case 1:
+                #expect(cache.removeEntry(forKey: key)?.image?.pixelSize.width == model.removeValue(forKey: key), "step \(step)")
+            default:
+                #expect(cache.image(forKey: key)?.pixelSize.width == model[key], "step \(step)")
+            }
+        }
+        #expect(cache.totalCount == model.count)
+        #expect(Set(cache.keysInEvictionOrder) == Set(model.keys))
+        for (key, pixels) in model { #expect(cache.image(forKey: key)?.pixelSize.width == pixels) }
+    }
+
     @Test func entryOverTheLimitIsNotStoredAndDropsTheOldOne() {
         let cache = MemoryCache(costLimit: 1000)
         #expect(cache.setImage(Self.image(pixels: 10), forKey: "a"))

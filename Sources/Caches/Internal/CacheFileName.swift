@@ -10,7 +10,7 @@ enum CacheFileName {
     static let maxExtensionLength = 16
 
     static func name(forKey key: String) -> String {
-        let hash = SHA256.hexDigest(key.utf8)
+        let hash = SHA256.hexDigest(key)
         guard let pathExtension = pathExtension(of: key) else { return hash }
         return hash + "." + pathExtension
     }
@@ -18,16 +18,21 @@ enum CacheFileName {
     /// The path extension of a key as a URL would give it: after the last dot of the last path
     /// component, with the query and fragment cut off. `nil` when absent, empty, longer than
     /// ``maxExtensionLength`` or not plain ASCII letters and digits.
+    ///
+    /// Works on the UTF-8 bytes: the delimiters are ASCII, so they never occur inside a
+    /// multi-byte character.
     static func pathExtension(of key: String) -> String? {
-        var path = Substring(key)
-        if let cut = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<cut] }
-        if let slash = path.lastIndex(of: "/") { path = path[path.index(after: slash)...] }
-        guard let dot = path.lastIndex(of: "."), dot != path.startIndex else { return nil }
-        let candidate = path[path.index(after: dot)...]
-        guard !candidate.isEmpty, candidate.utf8.count <= maxExtensionLength,
-              candidate.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) })
+        let utf8 = key.utf8
+        var end = utf8.endIndex
+        if let cut = utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { end = cut }
+        var start = utf8.startIndex
+        if let slash = utf8[..<end].lastIndex(of: UInt8(ascii: "/")) { start = utf8.index(after: slash) }
+        guard let dot = utf8[start..<end].lastIndex(of: UInt8(ascii: ".")), dot != start else { return nil }
+        let candidate = utf8[utf8.index(after: dot)..<end]
+        guard !candidate.isEmpty, candidate.count <= maxExtensionLength,
+              candidate.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) })
         else { return nil }
-        return String(candidate)
+        return String(decoding: candidate, as: UTF8.self)
     }
 
     /// Whether a directory item named `name` is an entry (not a temporary file, a sidecar, or

@@ -5,7 +5,9 @@
 /// instance updates the index; every sweep lists the directory again and merges what it
 /// found (so entries written by other processes are counted from then on). Sequence numbers
 /// break ties between files whose time stamps are equal (file systems record times at the
-/// kernel tick, a few milliseconds), so that "oldest first" is exact within a process.
+/// kernel tick, a few milliseconds), so that "oldest first" is exact within a process; the
+/// wall-clock time of the last read or write stands in for the file's access time when the
+/// cache skipped refreshing it (it refreshes an access time only once it is a minute old).
 ///
 /// Not thread-safe on its own: ``DiskCache`` keeps it inside its `Mutex`.
 struct DiskIndex {
@@ -15,6 +17,13 @@ struct DiskIndex {
         var written: UInt64
         /// When this instance last wrote or read the entry.
         var accessed: UInt64
+        /// The wall-clock time of that write or read, in seconds since 1970 (0: unknown).
+        var accessTime: Double
+
+        mutating func touch(sequence: UInt64, time: Double) {
+            accessed = sequence
+            accessTime = time
+        }
     }
 
     private(set) var entries: [String: Entry] = [:]
@@ -26,24 +35,24 @@ struct DiskIndex {
     /// An index of the entries found by listing the directory.
     init(scanned: [(name: String, size: Int)]) {
         for item in scanned {
-            entries[item.name] = Entry(size: item.size, written: 0, accessed: 0)
+            entries[item.name] = Entry(size: item.size, written: 0, accessed: 0, accessTime: 0)
             totalSize += item.size
         }
     }
 
-    /// Records a write of `size` bytes (data plus sidecar) under `name`.
-    mutating func recordWrite(_ name: String, size: Int) {
+    /// Records a write of `size` bytes (data plus sidecar) under `name` at `time`.
+    mutating func recordWrite(_ name: String, size: Int, time: Double) {
         sequence += 1
         totalSize += size - (entries[name]?.size ?? 0)
-        entries[name] = Entry(size: size, written: sequence, accessed: sequence)
+        entries[name] = Entry(size: size, written: sequence, accessed: sequence, accessTime: time)
         changedDuringSweep?.insert(name)
     }
 
-    /// Records a read of `name`.
-    mutating func recordRead(_ name: String) {
-        guard entries[name] != nil else { return }
+    /// Records a read of `name` at `time`.
+    mutating func recordRead(_ name: String, time: Double) {
         sequence += 1
-        entries[name]?.accessed = sequence
+        let sequence = self.sequence
+        entries[name]?.touch(sequence: sequence, time: time)
     }
 
     /// Records the removal of `name`.
@@ -65,7 +74,7 @@ struct DiskIndex {
         var merged: [String: Entry] = [:]
         merged.reserveCapacity(kept.count)
         for item in kept {
-            var entry = entries[item.name] ?? Entry(size: item.size, written: 0, accessed: 0)
+            var entry = entries[item.name] ?? Entry(size: item.size, written: 0, accessed: 0, accessTime: 0)
             entry.size = item.size
             merged[item.name] = entry
         }

@@ -1,7 +1,8 @@
 /// SHA-256 (FIPS 180-4), written in Swift because Linux has no CryptoKit.
 ///
 /// The disk cache names its files with the hex digest of the key, so that no key can name a
-/// path outside the cache directory. One-shot use only: ``hash(_:)`` and ``hexDigest(_:)``.
+/// path outside the cache directory. One-shot use: ``hexDigest(_:)``. It works on the bytes in
+/// place and on the stack (no allocation but the result), since it runs on every cache read.
 /// Pure and stateless: safe from any thread.
 enum SHA256 {
     /// The round constants: the first 32 bits of the fractional parts of the cube roots of
@@ -17,63 +18,70 @@ enum SHA256 {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
+    /// The eight working words.
+    private typealias State = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
+
     /// The initial hash value: the first 32 bits of the fractional parts of the square roots
     /// of the first 8 primes.
-    private static let initial: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
-        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
-    )
+    private static let initial: State = (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
 
-    /// The 32-byte digest of `message`.
-    static func hash<Bytes: Sequence>(_ message: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
-        let bytes = message.withContiguousStorageIfAvailable { Array($0) } ?? Array(message)
-        return bytes.withUnsafeBufferPointer { digest(of: UnsafeRawBufferPointer($0)) }
+    /// The digest of a string's UTF-8 bytes as 64 lowercase hex digits.
+    static func hexDigest(_ string: String) -> String {
+        if let digest = string.utf8.withContiguousStorageIfAvailable({ hexDigest(UnsafeRawBufferPointer($0)) }) {
+            return digest
+        }
+        var copy = string
+        return copy.withUTF8 { hexDigest(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The digest of `bytes` as 64 lowercase hex digits.
+    static func hexDigest(_ bytes: some Sequence<UInt8>) -> String {
+        if let digest = bytes.withContiguousStorageIfAvailable({ hexDigest(UnsafeRawBufferPointer($0)) }) {
+            return digest
+        }
+        return Array(bytes).withUnsafeBytes { hexDigest($0) }
     }
 
     /// The digest of `message` as 64 lowercase hex digits.
-    static func hexDigest<Bytes: Sequence>(_ message: Bytes) -> String where Bytes.Element == UInt8 {
-        let table: [UInt8] = Array("0123456789abcdef".utf8)
-        let digest = hash(message)
+    static func hexDigest(_ message: UnsafeRawBufferPointer) -> String {
+        let state = digest(of: message)
+        let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
         return String(unsafeUninitializedCapacity: 64) { buffer in
-            for (index, byte) in digest.enumerated() {
-                buffer[2 * index] = table[Int(byte >> 4)]
-                buffer[2 * index + 1] = table[Int(byte & 0x0f)]
+            for (index, word) in words.enumerated() {
+                for nibble in 0..<8 {
+                    let value = UInt8(truncatingIfNeeded: word >> (28 - 4 * UInt32(nibble))) & 0x0f
+                    buffer[index * 8 + nibble] = value < 10 ? 0x30 + value : 0x57 + value  // 0-9, a-f
+                }
             }
             return 64
         }
     }
 
     /// Hashes `message`: whole 64-byte blocks straight from the input, then the padded tail
-    /// (one or two blocks) from a small local buffer.
-    private static func digest(of message: UnsafeRawBufferPointer) -> [UInt8] {
+    /// (one or two blocks) from a buffer on the stack.
+    private static func digest(of message: UnsafeRawBufferPointer) -> State {
         var state = initial
-        var schedule = [UInt32](repeating: 0, count: 64)
-        let wholeBlocks = message.count / 64
-        schedule.withUnsafeMutableBufferPointer { w in
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
+            let wholeBlocks = message.count / 64
             for block in 0..<wholeBlocks {
-                compress(UnsafeRawBufferPointer(rebasing: message[(block * 64)..<(block * 64 + 64)]), into: &state, schedule: w)
+                compress(UnsafeRawBufferPointer(rebasing: message[(block * 64)..<(block * 64 + 64)]), into: &state, schedule: schedule)
             }
             // Padding: 0x80, zeros, then the bit length as a big-endian 64-bit number.
             let rest = message.count - wholeBlocks * 64
-            var tail = [UInt8](repeating: 0, count: rest < 56 ? 64 : 128)
-            for index in 0..<rest { tail[index] = message[wholeBlocks * 64 + index] }
-            tail[rest] = 0x80
-            let bitLength = UInt64(message.count) &* 8
-            for index in 0..<8 { tail[tail.count - 1 - index] = UInt8(truncatingIfNeeded: bitLength >> (8 * UInt64(index))) }
-            tail.withUnsafeBytes { tailBytes in
-                for block in 0..<(tailBytes.count / 64) {
-                    compress(UnsafeRawBufferPointer(rebasing: tailBytes[(block * 64)..<(block * 64 + 64)]), into: &state, schedule: w)
+            let tailLength = rest < 56 ? 64 : 128
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { tail in
+                tail.initialize(repeating: 0)
+                for index in 0..<rest { tail[index] = message[wholeBlocks * 64 + index] }
+                tail[rest] = 0x80
+                let bitLength = UInt64(message.count) &* 8
+                for index in 0..<8 { tail[tailLength - 1 - index] = UInt8(truncatingIfNeeded: bitLength >> (8 * UInt64(index))) }
+                let tailBytes = UnsafeRawBufferPointer(tail)
+                for block in 0..<(tailLength / 64) {
+                    compress(UnsafeRawBufferPointer(rebasing: tailBytes[(block * 64)..<(block * 64 + 64)]), into: &state, schedule: schedule)
                 }
             }
         }
-        var output = [UInt8]()
-        output.reserveCapacity(32)
-        for word in [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7] {
-            output.append(UInt8(truncatingIfNeeded: word >> 24))
-            output.append(UInt8(truncatingIfNeeded: word >> 16))
-            output.append(UInt8(truncatingIfNeeded: word >> 8))
-            output.append(UInt8(truncatingIfNeeded: word))
-        }
-        return output
+        return state
     }
 
     @inline(__always)
@@ -82,11 +90,7 @@ enum SHA256 {
     }
 
     /// One application of the compression function to a 64-byte block.
-    private static func compress(
-        _ block: UnsafeRawBufferPointer,
-        into state: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32),
-        schedule w: UnsafeMutableBufferPointer<UInt32>
-    ) {
+    private static func compress(_ block: UnsafeRawBufferPointer, into state: inout State, schedule w: UnsafeMutableBufferPointer<UInt32>) {
         for t in 0..<16 {
             let offset = t * 4
             w[t] = UInt32(block[offset]) << 24 | UInt32(block[offset + 1]) << 16 | UInt32(block[offset + 2]) << 8 | UInt32(block[offset + 3])
