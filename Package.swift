@@ -24,6 +24,8 @@ let package = Package(
         // Mocks and contract suites, public so that plug-in packages can run the same contracts.
         .library(name: "WebImageTestSupport", targets: ["TestSupport"]),
         .executable(name: "webimage", targets: ["webimage"]),
+        // Release-mode benchmarks against Pillow, NSCache, FileManager and curl (scripts/bench).
+        .executable(name: "webimage-bench", targets: ["webimage-bench"]),
     ],
     targets: [
         .target(name: "WebImageCore", path: "Sources/Core", swiftSettings: strictSettings),
@@ -43,7 +45,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "webimage", dependencies: ["SwiftWebImage"], path: "Sources/CLI", swiftSettings: strictSettings),
-        .target(name: "TestSupport", dependencies: ["WebImageCore"], path: "Sources/TestSupport", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "webimage-bench",
+            dependencies: ["SwiftWebImage", "WebImageLoopbackServer"],
+            path: "Benchmarks/WebImageBench",
+            swiftSettings: strictSettings
+        ),
+        // A loopback HTTP/1.1 server (127.0.0.1 only) for tests, the demo and the benchmark.
+        .target(name: "WebImageLoopbackServer", dependencies: ["WebImageCore"], path: "Sources/LoopbackServer", swiftSettings: strictSettings),
+        .target(name: "TestSupport", dependencies: ["WebImageCore", "WebImageLoopbackServer"], path: "Sources/TestSupport", swiftSettings: strictSettings),
 
         .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "WebImageCodersTests", dependencies: ["WebImageCoders", "TestSupport"], swiftSettings: strictSettings),

@@ -66,7 +66,7 @@ public final class Downloader: ImageLoader {
     private let environment: DownloadEnvironment
     /// The session configuration's cookie storage, used for `handleCookies` requests.
     private let cookieStorage: HTTPCookieStorage?
-    private let headers: Mutex<[String: String]>
+    private let headers: Locked<[String: String]>
     private let nextRequesterID = Atomic<UInt64>(0)
 
     /// A downloader.
@@ -83,7 +83,7 @@ public final class Downloader: ImageLoader {
     public init(configuration: DownloaderConfiguration = DownloaderConfiguration(), sessionConfiguration: URLSessionConfiguration = .default, coder: any ImageCoder) {
         self.configuration = configuration
         self.coder = coder
-        headers = Mutex(configuration.httpHeaders)
+        headers = Locked(configuration.httpHeaders)
         let delegate = SessionDelegate()
         let queue = OperationQueue()
         queue.name = "SwiftWebImage.Downloader.delegate"

@@ -15,9 +15,17 @@ extension LoadersManager {
     /// The shared loaders manager, holding the built-in loaders. Register a custom loader at
     /// launch with `LoadersManager.shared.add(MyLoader())`: it is asked before the built-ins.
     ///
-    /// Built-in members: none yet (the loaders issue adds the URLSession downloader, the file
-    /// loader and the data URL loader).
+    /// Built-in members, in registration order: ``Downloader/shared`` (http, https), a
+    /// `FileLoader` (file URLs) and a `DataURLLoader` (data URLs), all decoding with
+    /// ``CodersManager/shared``.
     public static let shared = LoadersManager(BuiltInComponents.loaders)
+}
+
+extension Downloader {
+    /// The shared downloader (SDWebImage's `sharedDownloader`): the one in
+    /// ``LoadersManager/shared``, decoding with ``CodersManager/shared``. Set its headers, or
+    /// suspend it, here.
+    public static let shared = Downloader(coder: CodersManager.shared)
 }
 
 extension CachesManager {
@@ -32,7 +40,9 @@ extension CachesManager {
 /// The built-in members of the shared managers, in registration order.
 enum BuiltInComponents {
     static var coders: [any ImageCoder] { BuiltInCoders.all }
-    static var loaders: [any ImageLoader] { [] }
+    static var loaders: [any ImageLoader] {
+        [Downloader.shared, FileLoader(coder: CodersManager.shared), DataURLLoader(coder: CodersManager.shared)]
+    }
     static var caches: [any ImageCache] { [] }
 }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import WebImageCore
 
 /// What the transfers of one ``Downloader`` share: its settings, coder, table of transfers

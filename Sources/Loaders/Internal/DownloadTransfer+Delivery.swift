@@ -2,7 +2,6 @@
 import FoundationNetworking
 #endif
 import Foundation
-import Synchronization
 import WebImageCore
 
 /// The end of a transfer: decryption, revalidation, one decode per group of requesters with

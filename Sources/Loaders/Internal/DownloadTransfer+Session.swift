@@ -2,7 +2,6 @@
 import FoundationNetworking
 #endif
 import Foundation
-import Synchronization
 import WebImageCore
 
 /// The URLSession side of a transfer: response validation, data, redirects, challenges, end.

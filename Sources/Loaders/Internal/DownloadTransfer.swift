@@ -2,7 +2,6 @@
 import FoundationNetworking
 #endif
 import Foundation
-import Synchronization
 import WebImageCore
 
 /// One download of one URL, shared by every requester of that URL while it is in flight
@@ -61,7 +60,7 @@ final class DownloadTransfer: Sendable {
     let url: URL
     let settings: Settings
     let environment: DownloadEnvironment
-    let state = Mutex(State())
+    let state = Locked(State())
 
     init(url: URL, settings: Settings, environment: DownloadEnvironment) {
         self.url = url

@@ -1,4 +1,4 @@
-import Synchronization
+import WebImageCore
 
 /// The observers of a ``Downloader``'s ``DownloadEvent``s. Observers are called on the thread
 /// that produced the event, from a snapshot, never under the lock.
@@ -8,7 +8,7 @@ final class EventHub: Sendable {
         var nextID: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func add(_ observer: @escaping @Sendable (DownloadEvent) -> Void) -> UInt64 {
         state.withLock { state in

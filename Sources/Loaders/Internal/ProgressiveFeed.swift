@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 import WebImageCore
 
 /// Feeds one download's data to its one incremental decoder, off the URLSession delegate
@@ -11,7 +10,7 @@ import WebImageCore
 final class ProgressiveFeed: Sendable {
     private let decoder: any IncrementalImageDecoder
     private let queue: DispatchQueue
-    private let state = Mutex<(scheduled: Bool, closed: Bool)>((false, false))
+    private let state = Locked<(scheduled: Bool, closed: Bool)>((false, false))
 
     init(decoder: any IncrementalImageDecoder, label: String) {
         self.decoder = decoder

@@ -1,11 +1,11 @@
-import Synchronization
+import WebImageCore
 
 /// Joins a requester's task cancellation to its place in a transfer, whichever comes first:
 /// the cancellation handler may run before the requester has joined a transfer (then the
 /// requester leaves as soon as it joins) or after (then it leaves at once).
 final class RequestTicket: Sendable {
     let requesterID: UInt64
-    private let state = Mutex<(cancelled: Bool, transfer: DownloadTransfer?)>((false, nil))
+    private let state = Locked<(cancelled: Bool, transfer: DownloadTransfer?)>((false, nil))
 
     init(requesterID: UInt64) {
         self.requesterID = requesterID

@@ -1,16 +1,16 @@
+import WebImageCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 import Foundation
-import Synchronization
 
 /// The one delegate of a ``Downloader``'s `URLSession`: routes every task callback to the
 /// transfer that owns the task.
 ///
 /// `@unchecked Sendable`: it inherits from `NSObject` (required by the delegate protocols),
-/// and its only stored state is a `Mutex`; URLSession calls it on its serial delegate queue.
+/// and its only stored state is a `Locked`; URLSession calls it on its serial delegate queue.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let transfers = Mutex<[Int: DownloadTransfer]>([:])
+    private let transfers = Locked<[Int: DownloadTransfer]>([:])
 
     func register(_ task: URLSessionTask, for transfer: DownloadTransfer) {
         transfers.withLock { $0[task.taskIdentifier] = transfer }

@@ -1,8 +1,8 @@
+import WebImageCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 import Foundation
-import Synchronization
 
 /// Starts queued transfers when a slot is free: at most `maxConcurrent` run at once; the
 /// next to start is the first of the highest priority class, in FIFO or LIFO order.
@@ -28,12 +28,12 @@ final class TransferScheduler: Sendable {
         var nextSequence: UInt64 = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let session: URLSession
     private let delegate: SessionDelegate
 
     init(maxConcurrent: Int, order: DownloaderConfiguration.ExecutionOrder, session: URLSession, delegate: SessionDelegate) {
-        state = Mutex(State(maxConcurrent: max(1, maxConcurrent), order: order))
+        state = Locked(State(maxConcurrent: max(1, maxConcurrent), order: order))
         self.session = session
         self.delegate = delegate
     }

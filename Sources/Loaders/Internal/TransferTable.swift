@@ -1,5 +1,5 @@
+import WebImageCore
 import Foundation
-import Synchronization
 
 /// The downloads in flight, one per URL (queued, running or decoding): a request for a URL
 /// in the table joins its transfer instead of starting another.
@@ -7,7 +7,7 @@ import Synchronization
 /// Lock order: the table's lock may be held while a transfer's lock is taken (to join),
 /// never the other way round.
 final class TransferTable: Sendable {
-    private let transfers = Mutex<[URL: DownloadTransfer]>([:])
+    private let transfers = Locked<[URL: DownloadTransfer]>([:])
 
     /// Adds `requester` to the transfer in flight for `url`, if there is one that still takes
     /// requesters.

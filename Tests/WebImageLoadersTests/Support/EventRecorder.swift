@@ -1,5 +1,5 @@
+import WebImageCore
 import Foundation
-import Synchronization
 import WebImageLoaders
 
 /// Records a downloader's events; tests wait for a number of events of a kind, no sleeps.
@@ -15,7 +15,7 @@ final class EventRecorder: Sendable {
         let continuation: CheckedContinuation<Void, Never>
     }
 
-    private let state = Mutex<(events: [DownloadEvent], waiters: [Waiter])>(([], []))
+    private let state = Locked<(events: [DownloadEvent], waiters: [Waiter])>(([], []))
 
     static func kind(of event: DownloadEvent) -> Kind {
         switch event {

@@ -1,10 +1,9 @@
 import Foundation
-import Synchronization
 import WebImageCore
 
 /// Records the progress events of one request; tests wait for partial images with no sleeps.
 final class ProgressRecorder: Sendable {
-    private let state = Mutex<(events: [ImageLoaderEvent], waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)])>(([], []))
+    private let state = Locked<(events: [ImageLoaderEvent], waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)])>(([], []))
 
     /// The handler to pass as `progress`.
     var handler: ImageLoaderProgressHandler {

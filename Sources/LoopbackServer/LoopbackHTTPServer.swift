@@ -1,6 +1,6 @@
+import WebImageCore
 public import Foundation
 import Dispatch
-import Synchronization
 
 /// A small HTTP/1.1 server on 127.0.0.1 for tests, benchmarks and demos: no test touches the
 /// internet, and this server never connects anywhere (it only listens on the loopback
@@ -36,7 +36,7 @@ public final class LoopbackHTTPServer: Sendable {
 
     private let listener: LoopbackSocket
     private let threads = DispatchGroup()
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var routes: [String: Route] = [:]
