@@ -32,16 +32,19 @@ extension DiskCache: ImageCache {
         try await ioQueue.run { try self.setData(data, forKey: key, extendedData: extendedData) }
     }
 
+    /// Removes the entry for `key` when `cacheType` includes disk (on the I/O queue).
     public func removeImage(forKey key: String, cacheType: ImageCacheType) async {
         guard cacheType.includesDisk else { return }
         await ioQueue.run { self.removeData(forKey: key) }
     }
 
+    /// ``ImageCacheType/disk`` when `cacheType` includes disk and an entry exists, else `.none`.
     public func containsImage(forKey key: String, cacheType: ImageCacheType) async -> ImageCacheType {
         guard cacheType.includesDisk else { return .none }
         return await ioQueue.run { self.containsData(forKey: key) } ? .disk : .none
     }
 
+    /// Removes every entry when `cacheType` includes disk (on the I/O queue); see ``removeAll()``.
     public func clear(cacheType: ImageCacheType) async {
         guard cacheType.includesDisk else { return }
         await ioQueue.run { self.removeAll() }

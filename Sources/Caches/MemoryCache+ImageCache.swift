@@ -34,15 +34,19 @@ extension MemoryCache: ImageCache {
         }
     }
 
+    /// Removes the entry for `key` when `cacheType` includes memory.
     public func removeImage(forKey key: String, cacheType: ImageCacheType) async {
         guard cacheType.includesMemory else { return }
         removeEntry(forKey: key)
     }
 
+    /// ``ImageCacheType/memory`` when `cacheType` includes memory and `key` is held, else `.none`.
+    /// Does not change the eviction order.
     public func containsImage(forKey key: String, cacheType: ImageCacheType) async -> ImageCacheType {
         cacheType.includesMemory && contains(key) ? .memory : .none
     }
 
+    /// Removes every entry when `cacheType` includes memory.
     public func clear(cacheType: ImageCacheType) async {
         guard cacheType.includesMemory else { return }
         removeAll()
