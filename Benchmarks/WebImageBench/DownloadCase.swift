@@ -1,12 +1,91 @@
 import Foundation
 import SwiftWebImage
+import WebImageLoopbackServer
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// 200 downloads of 1 MB from a loopback server, 6 at a time: `Downloader` vs
-/// `curl --parallel --parallel-max 6` on the same URLs. Reports wall time and CPU time.
+/// 200 downloads of 1 MB from a loopback server in this process, 6 at a time: `Downloader`
+/// (with `avoidDecodeImage`: the bytes are not an image) vs `curl --parallel --parallel-max 6`
+/// on the same URLs.
+///
+/// Besides wall time it reports CPU time per MB. Ours is this process's CPU time during the
+/// run minus the server's share, estimated as this process's CPU time during the curl run
+/// (when only the server works here); curl's is its own (children's) CPU time.
 struct DownloadCase {
     let runner: BenchmarkRunner
+    static let count = 200
+    static let size = 1 << 20
 
     func run() async throws -> PeerCases.Result {
-        throw WebImageError(.invalidArgument, "download: the loopback server is not wired into the benchmark yet")
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        let body = Data((0..<Self.size).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let urls = (0..<Self.count).map { index -> URL in
+            server.route("/blob/\(index)", .data(body))
+            return server.url(for: "/blob/\(index)")
+        }
+        var configuration = DownloaderConfiguration()
+        configuration.maxConcurrentDownloads = 6
+        configuration.urlCache = nil
+        let downloader = Downloader(configuration: configuration, coder: CodersManager())
+
+        var oursCPU: [Double] = []
+        let ours = try await runner.measureAsync {
+            let before = Self.cpuMilliseconds(RUSAGE_SELF)
+            let bytes = try await withThrowingTaskGroup(of: Int.self) { group in
+                for url in urls {
+                    group.addTask { try await downloader.requestImage(with: url, options: [.avoidDecodeImage], context: WebImageContext(), progress: nil).data?.count ?? 0 }
+                }
+                return try await group.reduce(0, +)
+            }
+            oursCPU.append(Self.cpuMilliseconds(RUSAGE_SELF) - before)
+            guard bytes == Self.count * Self.size else { throw WebImageError(.badImageData, "downloaded \(bytes) bytes, expected \(Self.count * Self.size)") }
+            return bytes
+        }
+
+        var curlCPU: [Double] = []
+        var serverCPU: [Double] = []
+        let peer = try runner.measure {
+            let children = Self.cpuMilliseconds(RUSAGE_CHILDREN)
+            let own = Self.cpuMilliseconds(RUSAGE_SELF)
+            try Self.curl(urls)
+            curlCPU.append(Self.cpuMilliseconds(RUSAGE_CHILDREN) - children)
+            serverCPU.append(Self.cpuMilliseconds(RUSAGE_SELF) - own)
+            return curlCPU.count
+        }
+        let megabytes = Double(Self.count * Self.size) / 1_048_576
+        let serverShare = BenchmarkRunner.median(serverCPU)
+        return PeerCases.Result(ours: ours, peer: ("curl --parallel --parallel-max 6", peer), extra: [
+            "cpu_ms_per_mb": max(0, BenchmarkRunner.median(oursCPU) - serverShare) / megabytes,
+            "peer_cpu_ms_per_mb": BenchmarkRunner.median(curlCPU) / megabytes,
+            "goal": 1.5,
+        ])
+    }
+
+    /// Runs curl on every URL, 6 at a time, discarding the bodies.
+    static func curl(_ urls: [URL]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["curl", "--silent", "--no-progress-meter", "--fail", "--parallel", "--parallel-max", "6"] + urls.flatMap { ["-o", "/dev/null", $0.absoluteString] }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw WebImageError(.invalidDownloadResponse, "curl exited with status \(process.terminationStatus)")
+        }
+    }
+
+    /// User + system CPU time of `who` (RUSAGE_SELF or RUSAGE_CHILDREN), in milliseconds.
+    static func cpuMilliseconds(_ who: __rusage_who) -> Double {
+        cpuMilliseconds(who.rawValue)
+    }
+
+    static func cpuMilliseconds(_ who: Int32) -> Double {
+        var usage = rusage()
+        getrusage(__rusage_who_t(who), &usage)
+        func ms(_ time: timeval) -> Double { Double(time.tv_sec) * 1000 + Double(time.tv_usec) / 1000 }
+        return ms(usage.ru_utime) + ms(usage.ru_stime)
     }
 }
