@@ -35,9 +35,6 @@ extension SQLiteDiskCache {
             state.totalCount = totals.count
             state.dataVersion = (try? connection.scalarInt("PRAGMA data_version")) ?? -1
             state.obsoleteFiles += files
-            if removed > 0 {
-                try? connection.execute("PRAGMA incremental_vacuum")
-            }
             try? connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
             return (removed, referenced)
         }

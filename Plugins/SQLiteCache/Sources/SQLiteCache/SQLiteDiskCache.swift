@@ -27,11 +27,14 @@ import WebImageCore
 ///   entries go first, then the least recently used, until both limits hold again (exactly
 ///   the limits, not half of them as ``DiskCache``'s sweep: deleting rows is cheap). A value
 ///   larger than the size limit alone is refused.
-/// - **Recency.** Reads do not write: the access times they set are kept in memory and written
-///   in the next write transaction (or after 128 reads), so that a read costs one indexed
-///   `SELECT`. Within a process the order is exact (times are strictly increasing); a killed
-///   process loses the access times of its last reads, which only makes the LRU order a little
-///   older.
+/// - **Recency.** Reads do not write: the access times they set are kept in memory (one per
+///   key, the latest) and written when a write goes over a limit and must evict, by sweeps, when
+///   4,096 keys are pending, and when the cache is deinitialized. A read is one indexed `SELECT`,
+///   where writing its access time at once would rewrite the whole row (value included) and its
+///   index entry, and measured 5 times slower. Within a process the order is exact (times are
+///   strictly increasing, and read times count for expiry before they are written); other
+///   processes see them once written; a killed process loses the access times of its last reads,
+///   which only makes those entries look a little older.
 /// - **Expiry.** An entry older than ``Config/maxAge`` (default 1 week, by access date unless
 ///   ``Config/expireType`` says creation date) is a miss and is removed when read; writes that
 ///   hit a limit and ``removeExpiredData(referenceDate:)`` remove the rest.
@@ -114,8 +117,9 @@ public final class SQLiteDiskCache: Sendable {
     static let schemaVersion: Int64 = 1
     /// Value files that no row names are removed once older than this.
     static let staleFileAge: TimeInterval = 10 * 60
-    /// Pending access times are written once this many have gathered.
-    static let touchBatchSize = 128
+    /// Pending access times are written once this many keys have gathered (about 100 bytes of
+    /// memory each).
+    static let touchBatchSize = 4_096
 
     struct State {
         var config: Config
@@ -299,7 +303,9 @@ public final class SQLiteDiskCache: Sendable {
             state.pendingTouches.removeAll()
             state.totalSize = 0
             state.totalCount = 0
-            try? connection.execute("PRAGMA incremental_vacuum")
+            // Give the pages back: cheap on an empty table. Another connection reading at this
+            // moment makes it fail (busy); the pages are then reused by later writes.
+            try? connection.execute("VACUUM")
             try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         }
     }

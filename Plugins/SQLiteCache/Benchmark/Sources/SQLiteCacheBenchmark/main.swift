@@ -1,0 +1,101 @@
+// Compares SQLiteDiskCache with the built-in DiskCache: sequential writes, sequential and
+// random reads, misses, and reads from 4 threads at once, for values of three sizes (two
+// inline, one file-backed). Each case runs in a fresh temporary directory; the best of 3 runs
+// is reported, in operations per second and MB/s.
+import Dispatch
+import Foundation
+import SQLiteCache
+import WebImageCaches
+
+protocol Storage: AnyObject, Sendable {
+    func setData(_ data: Data, forKey key: String, extendedData: Data?) throws
+    func data(forKey key: String) -> Data?
+}
+extension DiskCache: Storage {}
+extension SQLiteDiskCache: Storage {}
+
+func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+func temporaryDirectory() -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("sqlite-bench-\(UUID().uuidString)")
+    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+func makeStorage(_ name: String, _ directory: URL) -> any Storage {
+    name == "DiskCache"
+        ? DiskCache(directory: directory, config: DiskCache.Config(sizeLimit: Int.max / 2, maxAge: -1))
+        : SQLiteDiskCache(directory: directory, config: SQLiteDiskCache.Config(sizeLimit: Int.max / 2, maxAge: -1))
+}
+
+struct Result { var write = 0.0, sequentialRead = 0.0, randomRead = 0.0, miss = 0.0, parallelRead = 0.0 }
+
+func run(_ name: String, size: Int, count: Int) -> Result {
+    let directory = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let storage = makeStorage(name, directory)
+    var payload = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 131) })
+    var result = Result()
+    var start = now()
+    for index in 0..<count {
+        payload[0] = UInt8(truncatingIfNeeded: index)
+        try! storage.setData(payload, forKey: "https://example.com/images/\(index).jpg", extendedData: nil)
+    }
+    result.write = Double(count) / (now() - start)
+
+    // Reopen, so that reads start from the disk state (page cache warm, process caches cold).
+    let reader = makeStorage(name, directory)
+    start = now()
+    var bytes = 0
+    for index in 0..<count { bytes += reader.data(forKey: "https://example.com/images/\(index).jpg")!.count }
+    result.sequentialRead = Double(count) / (now() - start)
+
+    var generator = SystemRandomNumberGenerator()
+    let order = (0..<count).map { _ in Int.random(in: 0..<count, using: &generator) }
+    start = now()
+    for index in order { bytes += reader.data(forKey: "https://example.com/images/\(index).jpg")!.count }
+    result.randomRead = Double(count) / (now() - start)
+
+    start = now()
+    for index in 0..<count { precondition(reader.data(forKey: "https://example.com/missing/\(index).jpg") == nil) }
+    result.miss = Double(count) / (now() - start)
+
+    start = now()
+    DispatchQueue.concurrentPerform(iterations: 4) { thread in
+        for step in 0..<count {
+            let index = (step * 7 + thread * 13) % count
+            precondition(reader.data(forKey: "https://example.com/images/\(index).jpg") != nil)
+        }
+    }
+    result.parallelRead = Double(4 * count) / (now() - start)
+    precondition(bytes > 0)
+    return result
+}
+
+func format(_ value: Double, size: Int) -> String {
+    let ops = value >= 10_000 ? String(format: "%6.0fk", value / 1000) : String(format: "%7.0f", value)
+    return "\(ops) ops/s (\(String(format: "%6.1f", value * Double(size) / 1e6)) MB/s)"
+}
+
+if CommandLine.arguments.count == 4 {
+    // Profiling mode: <name> <size> <count>, one run, no table.
+    let r = run(CommandLine.arguments[1], size: Int(CommandLine.arguments[2])!, count: Int(CommandLine.arguments[3])!)
+    print(r)
+    exit(0)
+}
+print("SQLiteDiskCache vs DiskCache; best of 3 runs; ops/s and MB/s\n")
+for (size, count) in [(2_000, 4_000), (15_000, 2_000), (200_000, 400)] {
+    print("value size \(size) bytes, \(count) entries")
+    for name in ["DiskCache", "SQLiteDiskCache"] {
+        var best = Result()
+        for _ in 0..<3 {
+            let r = run(name, size: size, count: count)
+            best.write = max(best.write, r.write)
+            best.sequentialRead = max(best.sequentialRead, r.sequentialRead)
+            best.randomRead = max(best.randomRead, r.randomRead)
+            best.miss = max(best.miss, r.miss)
+            best.parallelRead = max(best.parallelRead, r.parallelRead)
+        }
+        print("  \(name.padding(toLength: 16, withPad: " ", startingAt: 0)) write \(format(best.write, size: size))  read \(format(best.sequentialRead, size: size))  random read \(format(best.randomRead, size: size))  miss \(format(best.miss, size: 0).prefix(12))  4-thread read \(format(best.parallelRead, size: size))")
+    }
+}
