@@ -81,20 +81,23 @@ extension SQLiteDiskCache {
                 // Another process may have made it meanwhile.
                 version = try connection.scalarInt("PRAGMA user_version")
                 guard version == 0 else { return }
+                // Small columns first, blobs last: SQLite reaches a column by walking the row,
+                // through the overflow pages of any large blob stored before it.
                 try connection.execute("""
                     CREATE TABLE IF NOT EXISTS entries (
                         key BLOB PRIMARY KEY NOT NULL,
-                        data BLOB,
-                        file_name TEXT,
-                        extended_data BLOB,
                         size INTEGER NOT NULL,
                         access_time INTEGER NOT NULL,
-                        creation_time INTEGER NOT NULL
+                        creation_time INTEGER NOT NULL,
+                        file_name TEXT,
+                        extended_data BLOB,
+                        data BLOB
                     )
                     """)
-                // Only access time is indexed: eviction needs it on every write over a limit.
-                // Expiry by creation time scans, in sweeps only (see `trim`).
-                try connection.execute("CREATE INDEX IF NOT EXISTS entries_access_time ON entries(access_time)")
+                // Eviction order, and a covering index for the totals and for eviction, so that
+                // neither reads the rows (a full table scan would read every inline value).
+                // Expiry by creation time is not indexed: it is left to sweeps (see `trim`).
+                try connection.execute("CREATE INDEX IF NOT EXISTS entries_access_time ON entries(access_time, size, file_name)")
                 try connection.execute("PRAGMA user_version = \(Self.schemaVersion)")
                 version = Self.schemaVersion
             }
@@ -128,7 +131,7 @@ extension SQLiteDiskCache {
 
     /// Counts and sums the rows.
     func totals(_ connection: SQLiteConnection) throws -> (size: Int, count: Int) {
-        try connection.withStatement("SELECT count(*), coalesce(sum(size), 0) FROM entries") { statement in
+        try connection.withStatement("SELECT count(*), coalesce(sum(size), 0) FROM entries INDEXED BY entries_access_time") { statement in
             guard try statement.step() else { return (0, 0) }
             return (Int(statement.int64(1)), Int(statement.int64(0)))
         }
@@ -312,7 +315,7 @@ extension SQLiteDiskCache {
             ? try deleteExpired(config: config, now: now, totals: &totals, removedFiles: &removedFiles, connection)
             : 0
         while overLimit() {
-            let oldest = try connection.withStatement("SELECT rowid, size, file_name FROM entries ORDER BY access_time, rowid LIMIT 64") { statement in
+            let oldest = try connection.withStatement("SELECT rowid, size, file_name FROM entries ORDER BY access_time LIMIT 64") { statement in
                 var rows: [(rowid: Int64, size: Int, fileName: String?)] = []
                 while try statement.step() { rows.append((statement.int64(0), Int(statement.int64(1)), statement.string(2))) }
                 return rows

@@ -8,10 +8,12 @@ import WebImageCore
 /// usable alone as a raw data cache; its synchronous API matches ``DiskCache``'s.
 ///
 /// - **Layout.** `directory/cache.sqlite` (with SQLite's `-wal` and `-shm` files) holds one
-///   table, `entries`: key (the key's UTF-8 bytes), data, file name, extended data, size, access
-///   time, creation time. Values up to ``Config/inlineThreshold`` (default 20 kB, YYCache's
-///   measured break-even) are stored inline in the row; larger ones in a file under
-///   `directory/files/` whose random name the row records.
+///   table, `entries`: key (the key's UTF-8 bytes), size, access time, creation time, file name,
+///   extended data, data (blobs last, so that reaching the small columns never walks a large
+///   value), and one index on access time that also covers size and file name (eviction and
+///   the totals read the index, never the rows). Values up to ``Config/inlineThreshold``
+///   (default 20 kB, YYCache's measured break-even) are stored inline in the row; larger ones
+///   in a file under `directory/files/` whose random name the row records.
 /// - **Transactions, WAL.** The database runs in write-ahead-log mode; every write is one
 ///   transaction (`BEGIN IMMEDIATE`), so readers never see half of it.
 /// - **Crash safety.** A value file is written in full before the transaction that names it

@@ -125,7 +125,7 @@ import WebImageCore
         let database = try RawDatabase(cache)
         #expect(try database.query("PRAGMA journal_mode") == [["wal"]])
         let columns = try database.query("SELECT name FROM pragma_table_info('entries') ORDER BY cid").map { $0[0] }
-        #expect(columns == ["key", "data", "file_name", "extended_data", "size", "access_time", "creation_time"])
+        #expect(columns == ["key", "size", "access_time", "creation_time", "file_name", "extended_data", "data"])
         #expect(try database.query("SELECT count(*) FROM sqlite_master WHERE type = 'table'") == [["1"]])
     }
 }

@@ -73,8 +73,8 @@ func run(_ name: String, size: Int, count: Int) -> Result {
 }
 
 func format(_ value: Double, size: Int) -> String {
-    let ops = value >= 10_000 ? String(format: "%6.0fk", value / 1000) : String(format: "%7.0f", value)
-    return "\(ops) ops/s (\(String(format: "%6.1f", value * Double(size) / 1e6)) MB/s)"
+    let ops = value >= 10_000 ? String(format: "%.0fk", value / 1000) : String(format: "%.1fk", value / 1000)
+    return size > 0 ? "\(ops) (\(String(format: "%.0f", value * Double(size) / 1e6)) MB/s)" : ops
 }
 
 if CommandLine.arguments.count == 4 {
@@ -83,9 +83,10 @@ if CommandLine.arguments.count == 4 {
     print(r)
     exit(0)
 }
-print("SQLiteDiskCache vs DiskCache; best of 3 runs; ops/s and MB/s\n")
+print("Operations per second (MB/s), best of 3 runs, synchronous API, one thread unless said.\n")
+print("| value | cache | write | read in order | random read | miss | read, 4 threads |")
+print("|---|---|---|---|---|---|---|")
 for (size, count) in [(2_000, 4_000), (15_000, 2_000), (200_000, 400)] {
-    print("value size \(size) bytes, \(count) entries")
     for name in ["DiskCache", "SQLiteDiskCache"] {
         var best = Result()
         for _ in 0..<3 {
@@ -96,6 +97,7 @@ for (size, count) in [(2_000, 4_000), (15_000, 2_000), (200_000, 400)] {
             best.miss = max(best.miss, r.miss)
             best.parallelRead = max(best.parallelRead, r.parallelRead)
         }
-        print("  \(name.padding(toLength: 16, withPad: " ", startingAt: 0)) write \(format(best.write, size: size))  read \(format(best.sequentialRead, size: size))  random read \(format(best.randomRead, size: size))  miss \(format(best.miss, size: 0).prefix(12))  4-thread read \(format(best.parallelRead, size: size))")
+        let label = size >= 1000 ? "\(size / 1000) kB" : "\(size) B"
+        print("| \(label) x \(count) | \(name) | \(format(best.write, size: size)) | \(format(best.sequentialRead, size: size)) | \(format(best.randomRead, size: size)) | \(format(best.miss, size: 0)) | \(format(best.parallelRead, size: size)) |")
     }
 }
