@@ -1,0 +1,154 @@
+/// SHA-256 (FIPS 180-4), written for the asset identifiers: a fingerprint of a few hundred
+/// kilobytes per file, so it favours clarity over the last bit of speed.
+///
+/// Why a cryptographic hash for identifiers that protect nothing: identifiers are derived from
+/// file contents and must never collide across a library of millions of photos; 128 bits of
+/// SHA-256 make that a non-question, and the package may not depend on a crypto library.
+struct SHA256 {
+    private static let roundConstants: [UInt32] = [
+        0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
+        0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
+        0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
+        0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7, 0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967,
+        0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85,
+        0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070,
+        0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
+        0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
+    ]
+
+    private var hash: [UInt32] = [
+        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
+    ]
+    /// Bytes of an incomplete block (fewer than 64).
+    private var pending: [UInt8] = []
+    /// Bytes hashed so far.
+    private var length: UInt64 = 0
+
+    init() {
+        pending.reserveCapacity(64)
+    }
+
+    /// Feeds `bytes`.
+    mutating func update(_ bytes: [UInt8]) {
+        length &+= UInt64(bytes.count)
+        var index = 0
+        if !pending.isEmpty {
+            let take = min(64 - pending.count, bytes.count)
+            pending.append(contentsOf: bytes[0..<take])
+            index = take
+            if pending.count == 64 {
+                let block = pending
+                block.withUnsafeBufferPointer { compress($0, at: 0) }
+                pending.removeAll(keepingCapacity: true)
+            }
+        }
+        bytes.withUnsafeBufferPointer { buffer in
+            while index + 64 <= buffer.count {
+                compress(buffer, at: index)
+                index += 64
+            }
+        }
+        if index < bytes.count {
+            pending.append(contentsOf: bytes[index...])
+        }
+    }
+
+    /// Feeds a 64-bit value, little-endian.
+    mutating func update(_ value: UInt64) {
+        update((0..<8).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) })
+    }
+
+    /// Feeds the UTF-8 bytes of `text`.
+    mutating func update(_ text: String) {
+        update(Array(text.utf8))
+    }
+
+    /// The 32-byte digest (the hasher is spent afterwards).
+    mutating func finalize() -> [UInt8] {
+        let bitLength = length &* 8
+        var tail = pending
+        tail.append(0x80)
+        while tail.count % 64 != 56 { tail.append(0) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
+        tail.withUnsafeBufferPointer { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                compress(buffer, at: offset)
+                offset += 64
+            }
+        }
+        pending.removeAll()
+        var digest: [UInt8] = []
+        digest.reserveCapacity(32)
+        for word in hash {
+            digest.append(contentsOf: [UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word)])
+        }
+        return digest
+    }
+
+    /// The digest of `bytes`, in lowercase hexadecimal.
+    static func hex(of bytes: [UInt8]) -> String {
+        var hasher = SHA256()
+        hasher.update(bytes)
+        return hexString(hasher.finalize())
+    }
+
+    /// `bytes` in lowercase hexadecimal.
+    static func hexString(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// One 64-byte block at `offset`.
+    private mutating func compress(_ block: UnsafeBufferPointer<UInt8>, at offset: Int) {
+        var w = [UInt32](repeating: 0, count: 64)
+        for index in 0..<16 {
+            let base = offset + index * 4
+            w[index] = UInt32(block[base]) << 24 | UInt32(block[base + 1]) << 16 | UInt32(block[base + 2]) << 8 | UInt32(block[base + 3])
+        }
+        for index in 16..<64 {
+            let s0 = w[index - 15].rotatedRight(7) ^ w[index - 15].rotatedRight(18) ^ (w[index - 15] >> 3)
+            let s1 = w[index - 2].rotatedRight(17) ^ w[index - 2].rotatedRight(19) ^ (w[index - 2] >> 10)
+            w[index] = w[index - 16] &+ s0 &+ w[index - 7] &+ s1
+        }
+        var a = hash[0], b = hash[1], c = hash[2], d = hash[3]
+        var e = hash[4], f = hash[5], g = hash[6], h = hash[7]
+        for index in 0..<64 {
+            let sum1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+            let choice = (e & f) ^ (~e & g)
+            let temp1 = h &+ sum1 &+ choice &+ Self.roundConstants[index] &+ w[index]
+            let sum0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+            let majority = (a & b) ^ (a & c) ^ (b & c)
+            let temp2 = sum0 &+ majority
+            h = g
+            g = f
+            f = e
+            e = d &+ temp1
+            d = c
+            c = b
+            b = a
+            a = temp1 &+ temp2
+        }
+        hash[0] &+= a
+        hash[1] &+= b
+        hash[2] &+= c
+        hash[3] &+= d
+        hash[4] &+= e
+        hash[5] &+= f
+        hash[6] &+= g
+        hash[7] &+= h
+    }
+}
+
+extension UInt32 {
+    fileprivate func rotatedRight(_ count: UInt32) -> UInt32 {
+        (self >> count) | (self << (32 - count))
+    }
+}
