@@ -59,7 +59,13 @@ public final class PhotosLoader: ImageLoader {
         /// Bytes read from image files by all loads.
         public var bytesRead: Int64 = 0
 
-        public init() {}
+        /// Counters with the given values.
+        public init(embeddedThumbnailLoads: Int = 0, fileLoads: Int = 0, dataOnlyLoads: Int = 0, bytesRead: Int64 = 0) {
+            self.embeddedThumbnailLoads = embeddedThumbnailLoads
+            self.fileLoads = fileLoads
+            self.dataOnlyLoads = dataOnlyLoads
+            self.bytesRead = bytesRead
+        }
     }
 
     /// The library whose assets this loader serves.
