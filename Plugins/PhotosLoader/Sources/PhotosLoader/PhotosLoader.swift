@@ -235,15 +235,15 @@ public final class PhotosLoader: ImageLoader {
         guard asset.fileSize <= Int64(maximumFileSize) else {
             throw WebImageError(.invalidDownloadResponse, "The file of \(name) has \(asset.fileSize) bytes, over the limit of \(maximumFileSize)", url: url)
         }
-        let bytes: [UInt8]
+        let data: Data
         do {
-            bytes = try reader.read(at: 0, count: Int(asset.fileSize))
+            data = try reader.readData(at: 0, count: Int(asset.fileSize))
         } catch {
             throw WebImageError(.loaderFailed, "Cannot read the file of \(name): \(error)", underlyingError: error as? SystemCallError, url: url)
         }
-        guard bytes.count == Int(asset.fileSize) else {
-            throw WebImageError(.photoAssetNotFound, "The file of \(name) shrank to \(bytes.count) bytes while being read; rescan the library", url: url)
+        guard data.count == Int(asset.fileSize) else {
+            throw WebImageError(.photoAssetNotFound, "The file of \(name) shrank to \(data.count) bytes while being read; rescan the library", url: url)
         }
-        return Data(bytes)
+        return data
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -78,6 +80,28 @@ final class FileReader {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw SystemCallError(operation: "fstat", path: path, code: errno) }
         return FileStamp(info)
+    }
+
+    /// Up to `count` bytes at `offset` as `Data` (read straight into it, no copy): fewer only
+    /// at the end of the file.
+    func readData(at offset: Int, count: Int) throws -> Data {
+        guard count > 0, offset >= 0 else { return Data() }
+        var result = Data(count: count)
+        var done = 0
+        while done < count {
+            let got = result.withUnsafeMutableBytes { buffer in
+                pread(descriptor, buffer.baseAddress! + done, count - done, off_t(offset + done))
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw SystemCallError(operation: "read", path: path, code: errno)
+            }
+            if got == 0 { break }
+            done += got
+        }
+        bytesRead += done
+        if done < count { result.count = done }
+        return result
     }
 
     /// Up to `count` bytes at `offset`: fewer only at the end of the file.
