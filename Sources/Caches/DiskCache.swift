@@ -151,10 +151,10 @@ public final class DiskCache: Sendable {
     let directoryPath: String
     /// Where the ``ImageCache`` methods (and ``WebImageCache``) run blocking file work.
     let ioQueue: IOQueue
-    let state: LockedState<State>
+    let state: Locked<State>
     /// Held by the sweep and by the first listing of the directory, so that only one of them
     /// lists and deletes at a time.
-    let sweepLock = LockedState(())
+    let sweepLock = Locked(())
     private let temporaryCounter = Atomic<UInt64>(0)
 
     /// A disk cache in `directory`, which is created on the first write. Creating the cache
@@ -168,7 +168,7 @@ public final class DiskCache: Sendable {
         self.directory = URL(fileURLWithPath: path, isDirectory: true)
         self.directoryPath = path
         self.ioQueue = IOQueue(label: "SwiftWebImage.DiskCache.io")
-        self.state = LockedState(State(config: config))
+        self.state = Locked(State(config: config))
     }
 
     /// A disk cache in ``defaultDirectory(namespace:environment:)`` for `namespace`.

@@ -14,7 +14,7 @@ public import WebImageCore
 ///   ``contains(_:)`` does not.
 ///
 /// Thread-safety: every member may be called from any thread, concurrently. State sits in a
-/// `Mutex`; evicted values are released after the lock is dropped, so no deinitializer runs
+/// `Locked`; evicted values are released after the lock is dropped, so no deinitializer runs
 /// under it.
 ///
 /// As an ``ImageCache`` it is a one-tier cache: it answers for ``ImageCacheType/memory`` (and
@@ -55,7 +55,7 @@ public final class MemoryCache: Sendable {
         }
     }
 
-    private let state: LockedState<State>
+    private let state: Locked<State>
 
     /// The default cost limit: 20% of the physical memory (10% on machines with 1 GiB or
     /// less), capped at 512 MiB, at least 16 MiB. Decision: a fixed fraction as Nuke does, with
@@ -77,7 +77,7 @@ public final class MemoryCache: Sendable {
     ///   - countLimit: The most entries held at once (default ``defaultCountLimit``); negative
     ///     values count as 0.
     public init(costLimit: Int = MemoryCache.defaultCostLimit, countLimit: Int = MemoryCache.defaultCountLimit) {
-        state = LockedState(State(costLimit: max(0, costLimit), countLimit: max(0, countLimit)))
+        state = Locked(State(costLimit: max(0, costLimit), countLimit: max(0, countLimit)))
     }
 
     /// The most bytes held at once. Lowering it evicts at once.

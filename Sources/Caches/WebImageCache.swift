@@ -103,7 +103,7 @@ public final class WebImageCache: Sendable {
     public let memoryCache: MemoryCache
     /// The disk tier.
     public let diskCache: DiskCache
-    private let state: LockedState<State>
+    private let state: Locked<State>
 
     /// A cache whose disk tier is `directory/<namespace>`.
     /// - Parameters:
@@ -122,7 +122,7 @@ public final class WebImageCache: Sendable {
         self.namespace = namespace
         self.memoryCache = MemoryCache(costLimit: config.memoryCostLimit, countLimit: config.memoryCountLimit)
         self.diskCache = DiskCache(directory: diskDirectory, config: config.diskConfig)
-        self.state = LockedState(State(config: config, coder: coder))
+        self.state = Locked(State(config: config, coder: coder))
     }
 
     /// The settings. Setting them updates both tiers (a lower memory limit evicts at once).

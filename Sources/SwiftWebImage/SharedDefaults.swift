@@ -33,7 +33,9 @@ extension CachesManager {
     /// it becomes the highest member (queried first, and with the default store policy the one
     /// stores go to).
     ///
-    /// Built-in members: none yet (the caches issue adds the memory + disk `ImageCache`).
+    /// Built-in member: ``WebImageCache/shared`` (memory + disk, in
+    /// `$XDG_CACHE_HOME/swiftwebimage/default` or `~/.cache/swiftwebimage/default`), decoding
+    /// disk hits and encoding images stored without data with ``CodersManager/shared``.
     public static let shared = CachesManager(BuiltInComponents.caches)
 }
 
@@ -43,7 +45,12 @@ enum BuiltInComponents {
     static var loaders: [any ImageLoader] {
         [Downloader.shared, FileLoader(coder: CodersManager.shared), DataURLLoader(coder: CodersManager.shared)]
     }
-    static var caches: [any ImageCache] { [] }
+    /// `WebImageCache.shared` is declared in WebImageCaches, which cannot see the shared coders;
+    /// the umbrella hands them to it when the shared caches manager is made.
+    static var caches: [any ImageCache] {
+        WebImageCache.shared.coder = CodersManager.shared
+        return [WebImageCache.shared]
+    }
 }
 
 extension ImageManager {

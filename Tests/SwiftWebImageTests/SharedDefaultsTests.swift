@@ -43,3 +43,28 @@ import TestSupport
         #expect(try CodersManager.shared.decode(png).bitmap == image.bitmap)
     }
 }
+
+@Suite struct SharedWiringTests {
+    @Test func sharedCachesManagerHoldsTheSharedImageCacheWithTheSharedCoders() throws {
+        let members = CachesManager.shared.caches
+        let cache = try #require(members.first as? WebImageCache)
+        #expect(members.count >= 1)
+        #expect(cache === WebImageCache.shared)
+        #expect((cache.coder as? CodersManager) === CodersManager.shared)
+    }
+
+    @Test func sharedLoadersManagerHoldsDownloaderFileAndDataLoaders() throws {
+        let loaders = LoadersManager.shared.loaders
+        #expect((loaders.first as? Downloader) === Downloader.shared)
+        #expect(LoadersManager.shared.canRequestImage(for: URL(string: "https://example.com/a.png")!))
+        #expect(LoadersManager.shared.canRequestImage(for: URL(fileURLWithPath: "/tmp/a.png")))
+        #expect(LoadersManager.shared.canRequestImage(for: URL(string: "data:image/png;base64,AAAA")!))
+    }
+
+    @Test func sharedManagerLoadsADataURLEndToEnd() async throws {
+        let png = try PNGCoder().encode(WebImage(bitmap: TestImages.gradient(width: 7, height: 5)), as: .png)
+        let url = URL(string: "data:image/png;base64,\(png.base64EncodedString())")!
+        let result = try await ImageManager.shared.loadImage(with: url, options: [.fromLoaderOnly], context: WebImageContext { $0.storeCacheType = ImageCacheType.none })
+        #expect(result.image?.pixelSize == PixelSize(width: 7, height: 5))
+    }
+}

@@ -141,7 +141,7 @@ import WebImageCore
     @Test(.timeLimit(.minutes(1)))
     func evictedImagesAreReleasedOutsideTheLock() throws {
         let cache = MemoryCache(costLimit: 1 << 20, countLimit: 1)
-        let observed = Mutex<[Int]>([])
+        let observed = Locked<[Int]>([])
         do {
             let provider = ReentrantProvider { observed.withLock { $0.append(cache.totalCount) } }
             let animated = WebImage(animatedImage: try AnimatedImage(provider: provider))

@@ -135,12 +135,23 @@ struct DownloaderValidationTests {
         server.route("/stalled", .stalled(sendHeaders: false))
         let (downloader, _) = Fixtures.downloader { $0.downloadTimeout = 1 }
         let url = server.url(for: "/stalled")
-        let clock = ContinuousClock()
-        let start = clock.now
+        // Timed from the transfer's own events (sent from URLSession's and the watchdog's
+        // threads), so a busy cooperative thread pool in a parallel test run cannot stretch it.
+        let marks = Locked<(started: ContinuousClock.Instant?, stopped: ContinuousClock.Instant?)>((nil, nil))
+        let token = downloader.addObserver { event in
+            switch event {
+            case .started: marks.withLock { $0.started = .now }
+            case .stopped: marks.withLock { $0.stopped = .now }
+            default: break
+            }
+        }
+        defer { downloader.removeObserver(token) }
         let error = try #require(await Fixtures.error(of: Fixtures.request(downloader, url)))
-        let elapsed = clock.now - start
+        let (started, stopped) = marks.withLock { $0 }
+        let elapsed = try #require(stopped) - #require(started)
         #expect(Fixtures.urlError(in: error)?.code == .timedOut)
         #expect(error.message.contains("timed out"))
+        #expect(elapsed > .milliseconds(900), "not (much) before the timeout: the clock starts just before the started event")
         #expect(elapsed < .seconds(2))
         #expect(!downloader.shouldBlockFailedURL(url, error: error))
     }

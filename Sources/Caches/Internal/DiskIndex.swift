@@ -9,7 +9,7 @@
 /// wall-clock time of the last read or write stands in for the file's access time when the
 /// cache skipped refreshing it (it refreshes an access time only once it is a minute old).
 ///
-/// Not thread-safe on its own: ``DiskCache`` keeps it inside its `Mutex`.
+/// Not thread-safe on its own: ``DiskCache`` keeps it inside its lock.
 struct DiskIndex {
     struct Entry {
         var size: Int

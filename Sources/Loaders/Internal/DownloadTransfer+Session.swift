@@ -17,6 +17,7 @@ extension DownloadTransfer {
             // A refused redirect: the task ends by itself.
             return false
         }
+        state.withLock { $0.lastActivity = .now }
         storeCookies(from: response)
         var modified: URLResponse? = response
         if let modifier = settings.responseModifier {
@@ -125,6 +126,7 @@ extension DownloadTransfer {
         enum Next { case ignore, tooLarge(Int), progress(received: Int64, expected: Int64?, report: Bool) }
         let next = state.withLock { state -> Next in
             guard state.failure == nil, !state.awaitsAuthentication, !state.isClosed || !state.requesters.isEmpty else { return .ignore }
+            state.lastActivity = .now
             guard state.data.count + data.count <= limit else { return .tooLarge(state.data.count + data.count) }
             state.data.append(data)
             let received = Int64(state.data.count)
@@ -294,7 +296,7 @@ extension DownloadTransfer {
     }
 
     /// A URLSession error as a ``WebImageError`` naming the URL, with the `URLError` underneath.
-    private func mapped(_ error: any Error) -> WebImageError {
+    func mapped(_ error: any Error) -> WebImageError {
         guard let urlError = error as? URLError else {
             return WebImageError(.invalidDownloadResponse, "Download of \(url.absoluteString) failed: \(error)", underlyingError: error, url: url)
         }

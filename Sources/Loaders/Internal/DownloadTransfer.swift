@@ -55,6 +55,8 @@ final class DownloadTransfer: Sendable {
         var lastReportedFraction: Double?
         var progressive: ProgressiveFeed?
         var progressiveSettled = false
+        /// When the task last sent anything (started, a response, data): for the idle watchdog.
+        var lastActivity = ContinuousClock.now
     }
 
     let url: URL
@@ -159,12 +161,49 @@ final class DownloadTransfer: Sendable {
         let cancelNow = state.withLock { state -> Bool in
             state.task = task
             state.phase = .running
+            state.lastActivity = .now
             return state.cancelWhenStarted
         }
         environment.events.emit(.started(url: url, request: settings.request))
         task.resume()
         if cancelNow { cancelTask(task) }
+        startIdleWatchdog(task)
         return true
+    }
+
+    /// Fails the transfer once nothing has arrived for the timeout.
+    ///
+    /// URLSession's own request timeout on Linux fires up to a second late (a 1 s timeout was
+    /// seen to end after 2.0 s), so the downloader keeps its own clock: a task that wakes when
+    /// the timeout could have run out, and either fails the transfer with a `timedOut` error
+    /// or sleeps for the rest of the new window. The failure is sent through the delegate
+    /// queue, ordered with URLSession's callbacks (see ``cancelTask(_:)``). URLSession's timer
+    /// stays as a backstop.
+    private func startIdleWatchdog(_ task: URLSessionTask) {
+        scheduleIdleCheck(task, after: .seconds(environment.timeoutSeconds))
+    }
+
+    /// One wake-up of the idle watchdog. It runs on a Dispatch timer rather than `Task.sleep`:
+    /// the cooperative pool can be busy with synchronous decoding for seconds, Dispatch's
+    /// global queues cannot be starved that way.
+    private func scheduleIdleCheck(_ task: URLSessionTask, after wait: Duration) {
+        let timeout = Duration.seconds(environment.timeoutSeconds)
+        let (seconds, attoseconds) = wait.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(max(1, nanoseconds))) { [weak self] in
+            guard let self else { return }
+            let idle: Duration? = self.state.withLock { state in
+                guard state.phase == .running, state.failure == nil, !state.taskCancelled, !state.awaitsAuthentication else { return nil }
+                return ContinuousClock.now - state.lastActivity
+            }
+            guard let idle else { return }
+            if idle >= timeout {
+                let error = self.mapped(URLError(.timedOut))
+                self.environment.delegateQueue.addOperation { self.fail(error, task: task) }
+            } else {
+                self.scheduleIdleCheck(task, after: timeout - idle)
+            }
+        }
     }
 
     /// The requesters' progress handlers (and, for partial images, only those that asked).
