@@ -33,7 +33,7 @@ import WebImageCore
 ///   key, the latest) and written when a write goes over a limit and must evict, by sweeps, when
 ///   4,096 keys are pending, and when the cache is deinitialized. A read is one indexed `SELECT`,
 ///   where writing its access time at once would rewrite the whole row (value included) and its
-///   index entry, and measured 5 times slower. Within a process the order is exact (times are
+///   index entry, and measured 5-8 times slower. Within a process the order is exact (times are
 ///   strictly increasing, and read times count for expiry before they are written); other
 ///   processes see them once written; a killed process loses the access times of its last reads,
 ///   which only makes those entries look a little older.
