@@ -1,0 +1,38 @@
+public import WebImageCore
+public import WebImageCaches
+
+extension RedisImageCache {
+    /// The recommended setup: an in-process ``WebImageCaches/MemoryCache`` in front of this
+    /// cache, as one ``WebImageCore/CachesManager``.
+    ///
+    /// ```swift
+    /// let redis = RedisImageCache(configuration: .init(host: "10.0.0.5"), coder: CodersManager.shared)
+    /// let cache = redis.makeLayeredCache(memoryCache: MemoryCache(costLimit: 256 << 20))
+    /// let manager = ImageManager(cache: cache, loader: LoadersManager.shared)
+    /// ```
+    ///
+    /// - Query: ``WebImageCore/CachesManager/Policy/serial``, memory first (the memory cache is
+    ///   the highest member): a memory hit never touches the network; a miss asks Redis.
+    /// - Store: ``WebImageCore/CachesManager/Policy/concurrent``: to both at once. When Redis
+    ///   fails, the memory cache still stores and the manager's store throws Redis's
+    ///   `cacheFailure` (which `ImageManager` ignores).
+    /// - Contains: serial, memory first. Remove and clear: both, concurrently (clear empties
+    ///   the memory cache and this cache's namespace in Redis).
+    /// - Redis hits are promoted into the memory cache: this method sets ``promotionCache``.
+    ///
+    /// Every server of a fleet builds its own layered cache (its own memory) over the same
+    /// Redis server and namespace.
+    /// - Parameter memoryCache: The front tier (default: a ``WebImageCaches/MemoryCache`` with
+    ///   its default limits).
+    /// - Returns: A new manager over the two; the memory cache is its highest member.
+    public func makeLayeredCache(memoryCache: MemoryCache = MemoryCache()) -> CachesManager {
+        promotionCache = memoryCache
+        let manager = CachesManager([self, memoryCache])
+        manager.queryPolicy = .serial
+        manager.storePolicy = .concurrent
+        manager.containsPolicy = .serial
+        manager.removePolicy = .concurrent
+        manager.clearPolicy = .concurrent
+        return manager
+    }
+}

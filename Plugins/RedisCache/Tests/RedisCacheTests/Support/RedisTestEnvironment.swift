@@ -1,0 +1,85 @@
+import Foundation
+import RedisCache
+import RedisServerHarness
+import SwiftWebImage
+import TestSupport
+
+/// Shared pieces of the Redis tests: the skip condition, caches over a test server, a log
+/// recorder.
+enum RedisTestEnvironment {
+    /// Whether `redis-server` is installed; the tests that need it are skipped otherwise.
+    static let hasRedis = RedisServerProcess.isAvailable
+
+    /// A fresh namespace per test, so that tests sharing nothing still never collide.
+    static func uniqueNamespace(_ label: String = "test") -> String {
+        "\(label)-\(UUID().uuidString)"
+    }
+
+    /// A client configuration for the server on `port` (127.0.0.1) with test-friendly timing:
+    /// timeouts long enough for a loaded CI machine, a short reconnect backoff.
+    static func clientConfiguration(
+        port: Int,
+        commandTimeout: TimeInterval = 5,
+        connectTimeout: TimeInterval = 5,
+        maxConnections: Int = 4,
+        initialReconnectDelay: TimeInterval = 0.05,
+        maximumReconnectDelay: TimeInterval = 0.2
+    ) -> RedisClient.Configuration {
+        RedisClient.Configuration(
+            host: "127.0.0.1",
+            port: port,
+            connectTimeout: connectTimeout,
+            commandTimeout: commandTimeout,
+            maxConnections: maxConnections,
+            initialReconnectDelay: initialReconnectDelay,
+            maximumReconnectDelay: maximumReconnectDelay
+        )
+    }
+
+    /// A cache over the server on `port` that decodes with the raw-bitmap test coder plus the
+    /// built-in coders, logging into `log`.
+    static func makeCache(
+        port: Int,
+        namespace: String = uniqueNamespace(),
+        maxAge: TimeInterval = 3600,
+        maxValueSize: Int = 16 << 20,
+        client: RedisClient? = nil,
+        log: LogRecorder = LogRecorder()
+    ) -> RedisImageCache {
+        RawBitmapCoder.registerFormat()
+        return RedisImageCache(
+            client: client ?? RedisClient(configuration: clientConfiguration(port: port)),
+            config: RedisImageCache.Config(namespace: namespace, maxAge: maxAge, maxValueSize: maxValueSize, logHandler: log.handler),
+            coder: testCoders
+        )
+    }
+
+    /// The built-in coders plus ``RawBitmapCoder`` (asked first).
+    static let testCoders: CodersManager = {
+        let coders = CodersManager(CodersManager.shared.coders)
+        coders.add(RawBitmapCoder())
+        return coders
+    }()
+
+    /// Raw-bitmap data of a test image.
+    static func rawData(_ image: WebImage) throws -> Data {
+        try RawBitmapCoder().encode(image, as: .rawBitmap)
+    }
+}
+
+/// Records a cache's log entries (thread-safe).
+final class LogRecorder: Sendable {
+    private let entries = Locked<[RedisImageCache.LogEntry]>([])
+
+    var handler: RedisImageCache.LogHandler {
+        { [entries] entry in entries.withLock { $0.append(entry) } }
+    }
+
+    var all: [RedisImageCache.LogEntry] {
+        entries.withLock { $0 }
+    }
+
+    func count(of level: RedisImageCache.LogEntry.Level, containing text: String) -> Int {
+        all.filter { $0.level == level && $0.message.contains(text) }.count
+    }
+}
