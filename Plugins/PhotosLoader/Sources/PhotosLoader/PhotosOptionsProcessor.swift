@@ -22,6 +22,9 @@ public struct PhotosOptionsProcessor: OptionsProcessor {
         self.next = next
     }
 
+    /// For a `photos://` URL: `options` plus `fromLoaderOnly`, `context` with `storeCacheType`
+    /// `.none` unless it sets one, then ``next`` applied to those. For any other URL: ``next``'s
+    /// answer (`nil`, "keep them", without one).
     public func processedOptions(for url: URL, options: WebImageOptions, context: WebImageContext) -> OptionsProcessorResult? {
         guard PhotosURL.isPhotosURL(url) else {
             return next?.processedOptions(for: url, options: options, context: context)
@@ -31,24 +34,5 @@ public struct PhotosOptionsProcessor: OptionsProcessor {
             result.context.storeCacheType = ImageCacheType.none
         }
         return next?.processedOptions(for: url, options: result.options, context: result.context) ?? result
-    }
-}
-
-extension WebImageOptions {
-    /// The recommended options for `photos://` requests: `fromLoaderOnly`. The library is already
-    /// on local disk (see ``PhotosLoader``); combine with
-    /// ``WebImageContext/photosLibrary(thumbnailPixelSize:)`` to skip the cache store as well.
-    public static let photosLibrary: WebImageOptions = [.fromLoaderOnly]
-}
-
-extension WebImageContext {
-    /// The recommended context for `photos://` requests: `storeCacheType = .none` (the library is
-    /// already on local disk; see ``PhotosLoader``), and the thumbnail size if given.
-    /// - Parameter thumbnailPixelSize: The thumbnail to decode (`nil`: full size).
-    public static func photosLibrary(thumbnailPixelSize: PixelSize? = nil) -> WebImageContext {
-        var context = WebImageContext()
-        context.storeCacheType = ImageCacheType.none
-        context.imageThumbnailPixelSize = thumbnailPixelSize
-        return context
     }
 }

@@ -11,10 +11,15 @@ public struct SkippedPhotoFile: Hashable, Sendable, CustomStringConvertible {
     /// the end of the 120-byte file"`).
     public let reason: String
 
+    /// A skipped file.
+    /// - Parameters:
+    ///   - relativePath: Its path from the library's root.
+    ///   - reason: Why it is not indexed.
     public init(relativePath: String, reason: String) {
         self.relativePath = relativePath
         self.reason = reason
     }
 
+    /// `"<relative path>: <reason>"`.
     public var description: String { "\(relativePath): \(reason)" }
 }

@@ -32,25 +32,31 @@ enum LibraryScanner {
             }
         }
         var listing = Listing()
+        let names: [String]
         do {
-            _ = try FileManager.default.contentsOfDirectory(atPath: root)
+            names = try FileManager.default.contentsOfDirectory(atPath: root)
         } catch {
             throw WebImageError(.photoLibraryUnavailable, "The photo library root \(root) cannot be listed: \(error.localizedDescription)", underlyingError: error)
         }
-        walk(root: root, relative: "", depth: 0, includesHiddenFiles: includesHiddenFiles, maximumDepth: maximumDepth, into: &listing)
+        walk(root: root, relative: "", names: names, depth: 0, includesHiddenFiles: includesHiddenFiles, maximumDepth: maximumDepth, into: &listing)
         return listing
     }
 
-    private static func walk(root: String, relative: String, depth: Int, includesHiddenFiles: Bool, maximumDepth: Int, into listing: inout Listing) {
+    /// Lists the folder `relative` (whose entries are `names`, when already listed) into `listing`.
+    private static func walk(root: String, relative: String, names: [String]? = nil, depth: Int, includesHiddenFiles: Bool, maximumDepth: Int, into listing: inout Listing) {
         let folder = relative.isEmpty ? root : root + "/" + relative
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-        } catch {
-            listing.skipped.append(SkippedPhotoFile(relativePath: relative, reason: "folder cannot be listed: \(error.localizedDescription)"))
-            return
+        let unsorted: [String]
+        if let names {
+            unsorted = names
+        } else {
+            do {
+                unsorted = try FileManager.default.contentsOfDirectory(atPath: folder)
+            } catch {
+                listing.skipped.append(SkippedPhotoFile(relativePath: relative, reason: "folder cannot be listed: \(error.localizedDescription)"))
+                return
+            }
         }
-        for name in names {
+        for name in unsorted.sorted() {
             if !includesHiddenFiles, name.hasPrefix(".") { continue }
             let path = relative.isEmpty ? name : relative + "/" + name
             switch fileStatus(atPath: root + "/" + path) {
