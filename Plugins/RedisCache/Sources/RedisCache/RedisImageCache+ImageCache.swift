@@ -128,7 +128,7 @@ extension RedisImageCache: ImageCache {
             record { $0.skippedStores += 1 }
             throw WebImageError(.cacheFailure, "RedisImageCache did not store key \(Self.describe(key)): its value of \(bytes.count) bytes of data plus metadata is over the limit of \(config.maxValueSize) bytes")
         }
-        let milliseconds = maxAge < 0 ? nil : Int(min((maxAge * 1000).rounded(.up), Double(Int.max / 2)))
+        let milliseconds = maxAge < 0 || maxAge.isInfinite ? nil : Int(min((maxAge * 1000).rounded(.up), 1e15))
         let reply: RedisValue
         do {
             reply = try await client.send(.set(keyspace.redisKey(for: key), value, expiresInMilliseconds: milliseconds))

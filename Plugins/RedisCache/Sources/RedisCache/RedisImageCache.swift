@@ -56,7 +56,7 @@ public final class RedisImageCache: Sendable {
         /// server of a fleet the same namespace.
         public var namespace: String
         /// How long an entry lives after it is stored, in seconds (default 1 week, as the disk
-        /// cache). Negative: entries never expire (Redis may still evict them under its
+        /// cache). Negative or infinite: entries never expire (Redis may still evict them under its
         /// `maxmemory-policy`). 0: nothing is stored (every entry would be expired at once).
         /// Sub-millisecond parts are rounded up to a whole millisecond.
         public var maxAge: TimeInterval

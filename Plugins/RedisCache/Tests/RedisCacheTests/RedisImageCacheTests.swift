@@ -154,10 +154,12 @@ struct RedisImageCacheTests {
         let ttl = try #require(await hour.entryInfo(forKey: "k")?.timeToLive)
         #expect(ttl > 3500 && ttl <= 3600)
 
-        let forever = RedisTestEnvironment.makeCache(port: server.port, maxAge: -1)
-        try await forever.store(nil, data: data, forKey: "k")
-        let info = try #require(await forever.entryInfo(forKey: "k"))
-        #expect(info.timeToLive == nil)
+        for maxAge in [-1, TimeInterval.infinity] {
+            let forever = RedisTestEnvironment.makeCache(port: server.port, maxAge: maxAge)
+            try await forever.store(nil, data: data, forKey: "k")
+            let info = try #require(await forever.entryInfo(forKey: "k"))
+            #expect(info.timeToLive == nil, "maxAge \(maxAge)")
+        }
 
         let never = RedisTestEnvironment.makeCache(port: server.port, maxAge: 0)
         try await never.store(nil, data: data, forKey: "k")
