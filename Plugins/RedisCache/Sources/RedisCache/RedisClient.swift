@@ -87,6 +87,12 @@ public final class RedisClient: Sendable {
         } catch {
             throw WebImageError.cancelled("Redis \(what) to \(configuration.endpoint) cancelled while waiting for a connection")
         }
+        if deadline.hasPassed {
+            // Handed a connection only as the time ran out: the server is not to blame, and
+            // the connection stays pooled.
+            pool.release(slot, outcome: .unused)
+            throw failure(RedisClientError(.timedOut, "no connection to \(configuration.endpoint) became free within the command timeout of \(configuration.commandTimeout) s"), what: what)
+        }
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[RedisValue], RedisClientError>, Never>) in
             slot.queue.async { [self] in
                 continuation.resume(returning: roundTrip(commands, what: what, on: slot, deadline: deadline))

@@ -20,6 +20,9 @@ final class ConnectionPool: Sendable {
         case success
         /// The round trip failed at the connection level (the slot's connection is closed).
         case failure(RedisClientError)
+        /// The slot was not used (its round trip's deadline passed while it waited): says
+        /// nothing about the server.
+        case unused
     }
 
     private struct Waiter {
@@ -154,6 +157,8 @@ final class ConnectionPool: Sendable {
                     failure = backingOffError(until: retryAt, after: error)
                     state.statistics.rejectedWhileBackingOff += failed.count
                 }
+            case .unused:
+                state.statistics.timeouts += 1
             }
             if state.isShutDown {
                 state.slotCount -= 1
