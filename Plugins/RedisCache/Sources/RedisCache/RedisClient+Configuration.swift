@@ -92,6 +92,7 @@ extension RedisClient {
         /// Pooled connections found closed by the server (a restart) and replaced before use.
         public var staleConnectionsReplaced = 0
 
+        /// All counters at zero.
         public init() {}
     }
 }

@@ -36,5 +36,6 @@ public struct RedisClientError: Error, Sendable, Hashable, CustomStringConvertib
         self.message = message
     }
 
+    /// The kind and the message, for logs.
     public var description: String { "\(kind): \(message)" }
 }

@@ -88,6 +88,7 @@ public struct RedisCommand: Sendable, Hashable, CustomStringConvertible {
         RedisCommand("PTTL", [key])
     }
 
+    /// The name and the number of arguments (never the arguments: they may hold secrets).
     public var description: String {
         "\(name) (\(parts.count - 1) argument\(parts.count == 2 ? "" : "s"))"
     }

@@ -112,6 +112,7 @@ public final class RedisImageCache: Sendable {
             self.error = error
         }
 
+        /// `[level] message`, the line the default handler writes.
         public var description: String { "[\(level.rawValue)] \(message)" }
     }
 
@@ -135,6 +136,7 @@ public final class RedisImageCache: Sendable {
         /// Removals, contains checks and clears that failed because Redis failed.
         public var failedMaintenance = 0
 
+        /// All counters at zero.
         public init() {}
     }
 

@@ -58,6 +58,7 @@ public enum RedisValue: Sendable, Hashable, CustomStringConvertible {
         return false
     }
 
+    /// The reply in RESP notation; bulk strings by size only.
     public var description: String {
         switch self {
         case .simpleString(let string): "+\(string)"

@@ -104,5 +104,8 @@ import RedisServerHarness
         let jittered = ConnectionPool.reconnectDelay(afterFailures: failures, initial: 0.1, maximum: 1, jitter: 0.75)
         #expect(jittered.map { abs($0 - expected * 0.75) < 1e-9 } == true)
         #expect(ConnectionPool.reconnectDelay(afterFailures: failures, initial: 0, maximum: 1, jitter: 1) == nil)
+        #expect(ConnectionPool.reconnectDelay(afterFailures: failures, initial: .nan, maximum: 1, jitter: 1) == nil)
+        // Absurd settings are cut to a day rather than overflowing.
+        #expect(ConnectionPool.reconnectDelay(afterFailures: failures, initial: 1e300, maximum: .infinity, jitter: 1) == Double(86_400))
     }
 }

@@ -58,6 +58,30 @@ struct RedisImageCacheTests {
         #expect(coder.decodeCount == 0)
     }
 
+    @Test func aCancelledTaskGetsAMissWithoutARoundTrip() async throws {
+        defer { server.stop() }
+        let cache = RedisTestEnvironment.makeCache(port: server.port)
+        try await cache.store(nil, data: try RedisTestEnvironment.rawData(TestImages.still()), forKey: "k")
+        let before = cache.client.statistics.roundTrips
+        let result = await Task { () -> ImageCacheResult? in
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await cache.queryImage(forKey: "k")
+        }.value
+        #expect(result == nil)
+        let error = await Task { () -> WebImageError? in
+            withUnsafeCurrentTask { $0?.cancel() }
+            do {
+                _ = try await cache.client.send(.ping)
+                return nil
+            } catch {
+                return error as? WebImageError
+            }
+        }.value
+        #expect(error?.code == .cancelled)
+        #expect(cache.client.statistics.roundTrips == before)
+        #expect(cache.statistics.failedQueries == 0)
+    }
+
     @Test func redisIsTheDiskTier() async throws {
         defer { server.stop() }
         let cache = RedisTestEnvironment.makeCache(port: server.port)

@@ -132,8 +132,10 @@ public enum LoopbackSockets {
 
 /// A failure of the test harness itself (not of the code under test).
 public struct HarnessError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong.
     public let description: String
 
+    /// An error saying `description`.
     public init(_ description: String) {
         self.description = description
     }

@@ -205,12 +205,13 @@ final class ConnectionPool: Sendable {
     }
 
     /// The backoff rule, in seconds: `initial` doubled per failure after the first, capped at
-    /// `maximum` (never below `initial`), times `jitter`; `nil` when `initial` is not positive.
+    /// `maximum` (never below `initial`), times `jitter`, and never over a day; `nil` when
+    /// `initial` is not positive.
     static func reconnectDelay(afterFailures failures: Int, initial: Double, maximum: Double, jitter: Double) -> Double? {
         guard initial > 0, initial.isFinite else { return nil }
         let cap = max(initial, maximum.isFinite ? maximum : initial)
         let base = min(cap, initial * Double(1 << min(max(failures - 1, 0), 30)))
-        return base * jitter
+        return min(base * jitter, 24 * 3600)
     }
 
     private var shutDownError: RedisClientError {
