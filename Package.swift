@@ -44,7 +44,10 @@ let package = Package(
             path: "Sources/SwiftWebImage",
             swiftSettings: strictSettings
         ),
-        .executableTarget(name: "webimage", dependencies: ["SwiftWebImage"], path: "Sources/CLI", swiftSettings: strictSettings),
+        .executableTarget(name: "webimage", dependencies: ["WebImageCLIKit"], path: "Sources/CLI", swiftSettings: strictSettings),
+        // The webimage commands as a library: the executable is one line over it, and its tests
+        // call the parsers in process and run the built executable as a subprocess.
+        .target(name: "WebImageCLIKit", dependencies: ["SwiftWebImage", "WebImageLoopbackServer"], path: "Sources/CLIKit", swiftSettings: strictSettings),
         .executableTarget(
             name: "webimage-bench",
             dependencies: ["SwiftWebImage", "WebImageLoopbackServer"],
@@ -62,5 +65,7 @@ let package = Package(
         .testTarget(name: "WebImageLoadersTests", dependencies: ["WebImageLoaders", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "WebImageTransformersTests", dependencies: ["WebImageTransformers", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "SwiftWebImageTests", dependencies: ["SwiftWebImage", "TestSupport"], swiftSettings: strictSettings),
+        // Depends on the executable so that it is built with the tests (they run it as a subprocess).
+        .testTarget(name: "WebImageCLITests", dependencies: ["WebImageCLIKit", "TestSupport", "webimage"], swiftSettings: strictSettings),
     ]
 )

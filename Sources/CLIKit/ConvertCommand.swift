@@ -1,0 +1,153 @@
+import Foundation
+import SwiftWebImage
+
+/// `webimage convert <input> <output> [--frame N] [--format F] [--quality Q]
+/// [--thumbnail WxH] [--transform SPEC]...`: decode, optionally pick a frame, thumbnail and
+/// transform, encode, write.
+///
+/// - The input is a path or an http(s), file or data URL, loaded through
+///   ``ImageManager/shared`` with an empty cache (nothing is read from or written to a cache).
+/// - `--thumbnail` and the transformers travel in the request's context; `--frame N` is a
+///   ``FrameSelectionTransformer`` at the head of the pipeline, and `transformAnimatedImage`
+///   is set so that animations are transformed too.
+/// - The output format is `--format`, else the output's extension; it is encoded with
+///   ``CodersManager/shared`` (so a coder registered at launch can write too). An animated
+///   image stays animated in GIF and PNG (APNG) unless `--frame` picks one frame; JPEG and BMP
+///   get the first frame. PNG output is 8 bits per channel.
+/// - `--quality` is 0...100 for lossy formats; JPEG defaults to 90 (decision: the coder's own
+///   default, 100, makes files several times larger for no visible gain).
+/// - The output is written to a temporary file in its directory and renamed into place: on any
+///   failure nothing is left behind, and an existing file is replaced only by a complete one.
+/// - Failures: one line on standard error, `webimage convert: <input>: <reason>`, exit status 1
+///   (64 for a command-line mistake).
+struct ConvertCommand: Command {
+    static let name = "convert"
+    static let summary = "Convert an image: pick a frame, thumbnail, transform, re-encode"
+    static let help = """
+        USAGE: webimage convert <input> <output> [--frame N] [--format png|jpeg|gif|bmp]
+                                [--quality Q] [--thumbnail WxH] [--transform SPEC]...
+
+        <input> is a path or an http(s), file or data URL. The output format follows the
+        output's extension (.png, .jpg/.jpeg, .gif, .bmp, .wirl) unless --format says otherwise.
+        Nothing is written unless the whole conversion succeeds.
+
+        OPTIONS:
+          --frame N             Write frame N (from 0) of an animation as a still image.
+          --format F            The output format: png, jpeg (jpg), gif, bmp, or wirl.
+          --quality Q           Quality of lossy formats, 0...100 (JPEG default: 90).
+          --thumbnail WxH       Decode at most WxH pixels, keeping the aspect ratio.
+          --transform SPEC      Apply a transformer; repeat to chain them, in order.
+          -h, --help            Show this help.
+
+        \(TransformSpec.grammar)
+
+        Animated GIF and APNG inputs stay animated in GIF and PNG outputs; JPEG and BMP get the
+        first frame. PNG output is 8 bits per channel.
+        """
+
+    let console: Console
+
+    init(console: Console) {
+        self.console = console
+    }
+
+    func run(_ arguments: [String]) async throws -> Int32 {
+        let parser = ArgumentParser(
+            command: Self.name,
+            options: ["--frame", "--format", "--quality", "--thumbnail", "--transform"],
+            repeatable: ["--transform"]
+        )
+        let parsed = try parser.parse(arguments)
+        if parsed.has("--help") {
+            console.print(Self.help)
+            return ExitStatus.success
+        }
+        guard parsed.positionals.count == 2 else {
+            throw CLIError.usage("\(Self.name): give an input and an output (got \(parsed.positionals.count) argument\(parsed.positionals.count == 1 ? "" : "s"))")
+        }
+        let input = parsed.positionals[0]
+        let output = URL(fileURLWithPath: parsed.positionals[1])
+        let format = try Self.outputFormat(parsed.value("--format"), output: output)
+        let quality = try Self.quality(parsed.value("--quality"), format: format)
+        var transformers: [any ImageTransformer] = []
+        if let frame = parsed.value("--frame") {
+            guard let index = Int(frame), index >= 0 else {
+                throw CLIError.usage("\(Self.name): --frame needs a frame number from 0, not '\(frame)'")
+            }
+            transformers.append(FrameSelectionTransformer(index: index))
+        }
+        for spec in parsed.allValues("--transform") {
+            do {
+                transformers.append(try TransformSpec.parse(spec))
+            } catch {
+                throw CLIError.usage("\(Self.name): \(error.message)")
+            }
+        }
+        var context = WebImageContext()
+        context.imageCache = CachesManager()
+        context.imageTransformer = TransformSpec.combined(transformers)
+        if let thumbnail = parsed.value("--thumbnail") {
+            context.imageThumbnailPixelSize = try Self.thumbnailSize(thumbnail, command: Self.name)
+        }
+
+        do {
+            let source = try ImageSource(input)
+            let result = try await ImageManager.shared.loadImage(with: source.url, options: [.retryFailed, .transformAnimatedImage], context: context)
+            guard let image = result.image else {
+                throw WebImageError(.badImageData, "\(input) gave no image", url: source.url)
+            }
+            var options = ImageEncodeOptions(compressionQuality: quality)
+            options.firstFrameOnly = !(format == .gif || format == .png)
+            let data = try CodersManager.shared.encode(image, as: format, options: options)
+            try AtomicFileWriter.write(data, to: output)
+            let frames = image.frameCount == 1 || options.firstFrameOnly ? "1 frame" : "\(image.frameCount) frames"
+            console.print("\(input) -> \(output.path) (\(format) \(image.pixelSize), \(frames), \(ByteCount.format(Int64(data.count))))")
+            return ExitStatus.success
+        } catch {
+            throw CLIError.failure("\(Self.name): \(input): \(ErrorReport(error).message)")
+        }
+    }
+
+    /// The format `--format` names, else the one the output's extension names.
+    /// - Throws: ``CLIError`` (usage) for an unknown format, or one no coder can write.
+    static func outputFormat(_ option: String?, output: URL) throws(CLIError) -> ImageFormat {
+        let format: ImageFormat
+        if let option {
+            let named = ImageFormat(rawValue: option.lowercased())
+            format = CodersManager.shared.canEncode(to: named) ? named : ImageFormat(fileExtension: option)
+            guard format != .undefined else {
+                throw .usage("\(name): unknown --format '\(option)'; use png, jpeg, gif, bmp or wirl")
+            }
+        } else {
+            let fileExtension = output.pathExtension
+            guard !fileExtension.isEmpty else {
+                throw .usage("\(name): cannot tell the output format of \(output.lastPathComponent): give it an extension (.png, .jpg, .gif, .bmp) or --format")
+            }
+            format = ImageFormat(fileExtension: fileExtension)
+            guard format != .undefined else {
+                throw .usage("\(name): unknown output extension '.\(fileExtension)'; use .png, .jpg, .gif, .bmp or --format")
+            }
+        }
+        guard CodersManager.shared.canEncode(to: format) else {
+            throw .usage("\(name): no coder can write \(format) images; use png, jpeg, gif, bmp or wirl")
+        }
+        return format
+    }
+
+    /// `--quality` (0...100) as a compression quality in 0...1; JPEG defaults to 0.9, others to 1.
+    static func quality(_ option: String?, format: ImageFormat) throws(CLIError) -> Double {
+        guard let option else { return format == .jpeg ? 0.9 : 1 }
+        guard let value = Double(option), value.isFinite, (0...100).contains(value) else {
+            throw .usage("\(name): --quality must be a number from 0 to 100, not '\(option)'")
+        }
+        return value / 100
+    }
+
+    /// `--thumbnail WxH`.
+    static func thumbnailSize(_ option: String, command: String) throws(CLIError) -> PixelSize {
+        guard let size = TransformSpec.pixelSize(option) else {
+            throw .usage("\(command): --thumbnail needs a size like 200x200 (both sides at least 1), not '\(option)'")
+        }
+        return size
+    }
+}

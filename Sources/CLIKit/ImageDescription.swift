@@ -1,0 +1,85 @@
+import Foundation
+import SwiftWebImage
+
+/// What `info` says about one image: format, size, frames, loop count, stated frame
+/// durations and alpha.
+///
+/// - `format`: the format the image was decoded from (`jpeg`, `png` also for APNG, `gif`,
+///   `bmp`, or a registered plug-in format such as `wirl`).
+/// - `width`, `height`: the decoded size in pixels, after the EXIF orientation is applied
+///   (the size the image shows at).
+/// - `loopCount`: `0` for forever, `nil` (JSON `null`) when the file states none: every still
+///   image, and a GIF without a NETSCAPE2.0 block.
+/// - `durations`: one entry per frame, in milliseconds, as the file states them (see
+///   ``FrameTimings``); 0 for a frame with no stated delay, so a still image has `[0]`.
+/// - `hasAlpha`: whether the source format carries an alpha channel.
+struct ImageDescription: Sendable {
+    let source: String
+    let format: String
+    let width: Int
+    let height: Int
+    let frames: Int
+    let loopCount: Int?
+    let durations: [Double]
+    let hasAlpha: Bool
+
+    /// Describes `image`, decoded from `data` (read for the stated durations) and named `source`.
+    init(source: String, image: WebImage, data: Data?) {
+        self.source = source
+        format = image.format.rawValue
+        width = image.pixelSize.width
+        height = image.pixelSize.height
+        frames = image.frameCount
+        loopCount = image.isAnimated ? image.loopCount : nil
+        if let data, let stated = FrameTimings.statedDurations(in: data), stated.count == image.frameCount {
+            durations = stated
+        } else {
+            durations = image.frameDurations.map { $0 * 1000 }
+        }
+        hasAlpha = image.hasAlpha
+    }
+
+    /// `{"source","format","width","height","frames","loopCount","durations","hasAlpha"}`, in
+    /// that order.
+    var json: JSONValue {
+        .object([
+            ("source", .string(source)),
+            ("format", .string(format)),
+            ("width", .integer(width)),
+            ("height", .integer(height)),
+            ("frames", .integer(frames)),
+            ("loopCount", loopCount.map { .integer($0) } ?? .null),
+            ("durations", .array(durations.map { .number($0) })),
+            ("hasAlpha", .bool(hasAlpha)),
+        ])
+    }
+
+    /// `{"source","error":{"code","message"}}` for an input that could not be read or decoded.
+    static func errorJSON(source: String, report: ErrorReport) -> JSONValue {
+        .object([
+            ("source", .string(source)),
+            ("error", .object([("code", .string(report.code)), ("message", .string(report.message))])),
+        ])
+    }
+
+    /// One line for people:
+    /// `anim.gif: gif 160x120, 12 frames, loops forever, 80 ms each, alpha`.
+    var text: String {
+        var parts = ["\(format) \(width)x\(height)", frames == 1 ? "1 frame" : "\(frames) frames"]
+        if frames > 1 {
+            switch loopCount {
+            case nil: parts.append("no loop count")
+            case 0: parts.append("loops forever")
+            case let count?: parts.append("loop count \(count)")
+            }
+            let texts = durations.map(JSONValue.format)
+            if Set(texts).count == 1 {
+                parts.append("\(texts[0]) ms each")
+            } else {
+                parts.append("durations " + texts.joined(separator: ", ") + " ms")
+            }
+        }
+        parts.append(hasAlpha ? "alpha" : "no alpha")
+        return "\(source): " + parts.joined(separator: ", ")
+    }
+}

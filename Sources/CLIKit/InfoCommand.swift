@@ -1,0 +1,80 @@
+import Foundation
+import SwiftWebImage
+
+/// `webimage info <file-or-URL>... [--json]`: format, size, frames, loop count, frame
+/// durations and alpha of each input.
+///
+/// Each input is loaded through ``ImageManager/shared`` (the shared loaders, decoding with the
+/// shared coders) with an empty cache in its context: `info` neither reads nor fills any cache.
+/// Inputs are described in the order given. With `--json`, each gets exactly one line on
+/// standard output: ``ImageDescription/json`` or, when it cannot be read or decoded,
+/// `{"source","error":{"code","message"}}`. Without it, one line each on standard output, and
+/// errors on standard error. The exit status is 1 when any input failed.
+struct InfoCommand: Command {
+    static let name = "info"
+    static let summary = "Format, size, frames, loop count, frame durations and alpha of images"
+    static let help = """
+        USAGE: webimage info <file-or-URL>... [--json]
+
+        Describes each input: a file path, or an http(s), file or data URL.
+
+        OPTIONS:
+          --json        One JSON object per input, one per line, keys in this order:
+                        {"source","format","width","height","frames","loopCount","durations","hasAlpha"}
+                        loopCount: 0 = forever, null = the file states none.
+                        durations: one per frame, in milliseconds as the file states them.
+                        An input that cannot be read or decoded gives
+                        {"source","error":{"code","message"}} and the exit status is 1.
+          -h, --help    Show this help.
+
+        EXAMPLES:
+          webimage info photo.jpg animation.gif
+          webimage info --json https://example.com/a.png
+        """
+
+    let console: Console
+
+    init(console: Console) {
+        self.console = console
+    }
+
+    func run(_ arguments: [String]) async throws -> Int32 {
+        let parsed = try ArgumentParser(command: Self.name, flags: ["--json"]).parse(arguments)
+        if parsed.has("--help") {
+            console.print(Self.help)
+            return ExitStatus.success
+        }
+        guard !parsed.positionals.isEmpty else {
+            throw CLIError.usage("\(Self.name): give at least one file or URL")
+        }
+        let json = parsed.has("--json")
+        var failed = false
+        for argument in parsed.positionals {
+            do {
+                let description = try await describe(argument)
+                console.print(json ? description.json.serialized : description.text)
+            } catch {
+                failed = true
+                let report = ErrorReport(error)
+                if json {
+                    console.print(ImageDescription.errorJSON(source: argument, report: report).serialized)
+                } else {
+                    console.printError("webimage \(Self.name): \(argument): \(report.message)")
+                }
+            }
+        }
+        return failed ? ExitStatus.failure : ExitStatus.success
+    }
+
+    /// Loads and describes one input.
+    func describe(_ argument: String) async throws -> ImageDescription {
+        let source = try ImageSource(argument)
+        var context = WebImageContext()
+        context.imageCache = CachesManager()
+        let result = try await ImageManager.shared.loadImage(with: source.url, options: [.retryFailed], context: context)
+        guard let image = result.image else {
+            throw WebImageError(.badImageData, "\(argument) gave no image", url: source.url)
+        }
+        return ImageDescription(source: argument, image: image, data: result.data)
+    }
+}

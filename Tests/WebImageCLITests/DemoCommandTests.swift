@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+import SwiftWebImage
+@testable import WebImageCLIKit
+
+/// `webimage demo`: no setup, no internet; it leaves every result and the contact sheet.
+@Suite struct DemoCommandTests {
+    let workspace = Workspace()
+
+    @Test func runsEndToEndAndLeavesTheContactSheet() async throws {
+        let result = try await CLIRunner.run(["demo", "--output", "demo-out"], home: workspace.home, in: workspace.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        let table = result.lines.filter { $0.range(of: #"^ *[0-9]+  "#, options: .regularExpression) != nil }
+        #expect(table.count == 22)
+        func rows(_ step: String) -> [String] { table.filter { $0.range(of: "^ *[0-9]+  \(step) ", options: .regularExpression) != nil } }
+        #expect(rows("network").count == 5 && rows("network").allSatisfy { $0.contains(" network ") })
+        #expect(rows("memory").count == 5 && rows("memory").allSatisfy { $0.contains(" memory ") && $0.contains("same pixels as #") })
+        #expect(rows("disk").count == 5 && rows("disk").allSatisfy { $0.contains(" disk ") && $0.contains("same pixels as #") })
+        let context = rows("context")
+        #expect(context.count == 6)
+        #expect(context.filter { $0.contains("made from the cached original, no download") }.count == 4)
+        #expect(context.filter { $0.contains("thumbnail") && $0.contains(" network ") }.count == 2)
+        #expect(rows("coalesce").first?.hasSuffix("6 concurrent requests, 1 download") == true)
+        #expect(result.stdout.contains("Custom coder registered at launch: RunLengthImageCoder"))
+        #expect(result.stdout.contains("coders in the order asked: RunLengthImageCoder, JPEGCoder, PNGCoder, GIFCoder, BMPCoder"))
+        #expect(result.stdout.contains("decoded 2 WIRL images"))
+        #expect(result.stdout.contains("8 HTTP requests to the loopback server"))
+        #expect(!result.stdout.contains("\u{1B}"), "no progress bar without a terminal")
+
+        let files = workspace.contents(of: "demo-out")
+        #expect(files.count == 23)
+        #expect(files.contains("contact-sheet.png"))
+        #expect(files.contains("05-network-pattern.wirl"))
+        #expect(files.contains("16-context-photo.jpg"))
+        let sheet = try PNGCoder().decode(try Data(contentsOf: URL(fileURLWithPath: workspace.path("demo-out/contact-sheet.png"))))
+        #expect(sheet.pixelSize == ContactSheet().size(for: 22))
+        // The demo's fresh cache directory is gone.
+        let cacheLine = try #require(result.lines.first { $0.hasPrefix("Fresh cache (memory + disk): ") })
+        let cacheDirectory = String(cacheLine.dropFirst("Fresh cache (memory + disk): ".count))
+        #expect(!FileManager.default.fileExists(atPath: cacheDirectory))
+    }
+
+    @Test func showsAProgressBarOnATerminal() async throws {
+        let result = try await CLIRunner.runInTerminal(["demo", "--output", "demo-tty"], home: workspace.home, in: workspace.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\r[--------------------] 0/5 images"))
+        #expect(result.stdout.contains("] 5/5 images  "))
+        #expect(!result.stdout.contains("   downloaded "), "plain progress lines only without a terminal")
+    }
+
+    @Test func rejectsArguments() async throws {
+        let result = try await CLIRunner.run(["demo", "extra"], home: workspace.home, in: workspace.url)
+        #expect(result.status == 64)
+        #expect(result.errorLines == ["webimage demo: takes no arguments (got 'extra') (see 'webimage help demo')"])
+    }
+}
