@@ -25,8 +25,11 @@ struct RedisImageCacheContractTests {
         let layered = RedisTestEnvironment.makeCache(port: server.port).makeLayeredCache(memoryCache: MemoryCache())
         try await ImageCacheContract.verify(check, on: layered)
     }
+}
 
-    @Test func theLayeredCacheIsMemoryOverRedisWithSDWebImageStylePolicies() {
+/// How the layered setup is built (no server needed).
+@Suite struct LayeredCacheSetupTests {
+    @Test func theLayeredCacheIsMemoryInFrontOfRedis() {
         let redis = RedisImageCache(configuration: .init(port: 1), coder: RawBitmapCoder())
         let memory = MemoryCache()
         let layered = redis.makeLayeredCache(memoryCache: memory)
