@@ -26,7 +26,7 @@ extension WebImageCache: ImageCache {
         let sync = memoryImage != nil ? options.contains(.queryMemoryDataSync) : options.contains(.queryDiskDataSync)
         let result = sync
             ? diskPhase(forKey: key, memoryImage: memoryImage, options: options, context: context)
-            : await diskCache.ioQueue.run { self.diskPhase(forKey: key, memoryImage: memoryImage, options: options, context: context) }
+            : await ioQueue.run { self.diskPhase(forKey: key, memoryImage: memoryImage, options: options, context: context) }
         return Task.isCancelled ? nil : result
     }
 
@@ -51,7 +51,7 @@ extension WebImageCache: ImageCache {
             if let image {
                 inMemory = memoryCache.setImage(image, forKey: key)
             } else if let data, !cacheType.includesDisk {
-                let decoded = await diskCache.ioQueue.run { () -> Result<WebImage, any Error> in
+                let decoded = await ioQueue.run { () -> Result<WebImage, any Error> in
                     let coder = context.imageCoder ?? self.coder
                     return Result {
                         try coder.decode(data, options: ImageDecodeOptions(options: options, context: context, cacheKey: key))
@@ -68,7 +68,7 @@ extension WebImageCache: ImageCache {
         }
         guard cacheType.includesDisk else { return }
         let storedInMemory = inMemory
-        try await diskCache.ioQueue.run {
+        try await ioQueue.run {
             let bytes: Data
             if let data {
                 bytes = data
@@ -83,7 +83,7 @@ extension WebImageCache: ImageCache {
                 return
             }
             do {
-                try self.diskCache.setData(bytes, forKey: key, extendedData: image?.extendedData)
+                try self.diskStorage.setData(bytes, forKey: key, extendedData: image?.extendedData)
             } catch let error as WebImageError {
                 var reported = error
                 if storedInMemory { reported.message += " (the image was stored in memory)" }
@@ -95,13 +95,13 @@ extension WebImageCache: ImageCache {
     /// Removes `key` from the tiers `cacheType` names (disk work on the I/O queue).
     public func removeImage(forKey key: String, cacheType: ImageCacheType) async {
         if cacheType.includesMemory { memoryCache.removeEntry(forKey: key) }
-        if cacheType.includesDisk { await diskCache.ioQueue.run { self.diskCache.removeData(forKey: key) } }
+        if cacheType.includesDisk { await ioQueue.run { self.diskStorage.removeData(forKey: key) } }
     }
 
     /// Which tiers hold `key`: `.all` when both do.
     public func containsImage(forKey key: String, cacheType: ImageCacheType) async -> ImageCacheType {
         let inMemory = cacheType.includesMemory && memoryCache.contains(key)
-        let onDisk = cacheType.includesDisk ? await diskCache.ioQueue.run { self.diskCache.containsData(forKey: key) } : false
+        let onDisk = cacheType.includesDisk ? await ioQueue.run { self.diskStorage.containsData(forKey: key) } : false
         switch (inMemory, onDisk) {
         case (true, true): return .all
         case (true, false): return .memory
@@ -113,6 +113,6 @@ extension WebImageCache: ImageCache {
     /// Empties the tiers `cacheType` names (disk work on the I/O queue).
     public func clear(cacheType: ImageCacheType) async {
         if cacheType.includesMemory { memoryCache.removeAll() }
-        if cacheType.includesDisk { await diskCache.ioQueue.run { self.diskCache.removeAll() } }
+        if cacheType.includesDisk { await ioQueue.run { self.diskStorage.removeAll() } }
     }
 }

@@ -5,6 +5,11 @@ public import WebImageCore
 /// encoded data (SDWebImage's `SDImageCache`). Named `WebImageCache` because `ImageCache` is
 /// the protocol it conforms to.
 ///
+/// - **Disk tier:** a ``DiskCache`` in `directory/<namespace>` with
+///   ``init(namespace:directory:config:coder:)``, or any ``DiskStorage`` (a plug-in's database,
+///   say) with ``init(namespace:diskStorage:config:coder:)``. Every disk access goes through
+///   ``diskStorage``; the disk fields of ``Config`` apply only when it is a ``DiskCache``.
+///
 /// - **Query** (``queryImage(forKey:options:context:cacheType:)``): memory first; a memory hit
 ///   returns at once unless `queryMemoryData` asks for the data from disk too. A disk hit is
 ///   decoded through the request's coder (``WebImageContext/imageCoder``) or else ``coder``,
@@ -39,6 +44,9 @@ public final class WebImageCache: Sendable {
         public var memoryCostLimit: Int
         /// The memory tier's count limit (default ``MemoryCache/defaultCountLimit``: none).
         public var memoryCountLimit: Int
+        // The disk fields below apply only when the disk tier is a DiskCache; a custom
+        // DiskStorage has its own settings.
+
         /// How long a disk entry lives, in seconds (default 1 week; negative: forever).
         public var maxDiskAge: TimeInterval
         /// The disk tier's size limit in bytes (default ``DiskCache/defaultSizeLimit``, 1 GiB).
@@ -97,13 +105,26 @@ public final class WebImageCache: Sendable {
     /// module puts it in the shared ``CachesManager`` and gives it the shared coders.
     public static let shared = WebImageCache(namespace: "default")
 
-    /// The namespace: the last component of the disk directory.
+    /// The namespace: the last component of the disk directory for a ``DiskCache`` tier; a
+    /// name only for a custom ``DiskStorage``.
     public let namespace: String
     /// The memory tier.
     public let memoryCache: MemoryCache
-    /// The disk tier.
-    public let diskCache: DiskCache
+    /// The disk tier: every disk read, write and sweep of this cache goes through it.
+    public let diskStorage: any DiskStorage
+    /// Where the asynchronous API runs disk work and decoding (its own queue, whatever the
+    /// storage).
+    let ioQueue: IOQueue
     private let state: Locked<State>
+
+    /// The disk tier when it is the built-in ``DiskCache``; `nil` for a custom ``DiskStorage``.
+    ///
+    /// Decision: implicitly unwrapped so that code written when the disk tier was always a
+    /// ``DiskCache`` (`cache.diskCache.directory`) still compiles; such code traps on a cache
+    /// made with a custom storage. New code should use ``diskStorage``, or `diskCache?`.
+    public var diskCache: DiskCache! {
+        diskStorage as? DiskCache
+    }
 
     /// A cache whose disk tier is `directory/<namespace>`.
     /// - Parameters:
@@ -116,23 +137,44 @@ public final class WebImageCache: Sendable {
     ///     ``WebImageContext/imageCoder`` overrides it. Default: an empty ``CodersManager``,
     ///     which decodes nothing; the `SwiftWebImage` module gives the shared cache the shared
     ///     coders.
-    public init(namespace: String = "default", directory: URL? = nil, config: Config = Config(), coder: any ImageCoder = CodersManager()) {
+    public convenience init(namespace: String = "default", directory: URL? = nil, config: Config = Config(), coder: any ImageCoder = CodersManager()) {
         let diskDirectory = directory.map { $0.appendingPathComponent(DiskCache.directoryName(forNamespace: namespace), isDirectory: true) }
             ?? DiskCache.defaultDirectory(namespace: namespace)
-        self.namespace = namespace
-        self.memoryCache = MemoryCache(costLimit: config.memoryCostLimit, countLimit: config.memoryCountLimit)
-        self.diskCache = DiskCache(directory: diskDirectory, config: config.diskConfig)
-        self.state = Locked(State(config: config, coder: coder))
+        self.init(namespace: namespace, diskStorage: DiskCache(directory: diskDirectory, config: config.diskConfig), config: config, coder: coder)
     }
 
-    /// The settings. Setting them updates both tiers (a lower memory limit evicts at once).
+    /// A cache whose disk tier is `diskStorage`: a plug-in's storage, or a ``DiskCache`` made
+    /// by hand. Creating the cache does no I/O.
+    ///
+    /// ```swift
+    /// let cache = WebImageCache(diskStorage: SQLiteDiskCache(directory: url), coder: CodersManager.shared)
+    /// ```
+    /// - Parameters:
+    ///   - namespace: A name for the cache (default `"custom"`); it does not place anything.
+    ///   - diskStorage: The disk tier. Its own settings (limits, expiry) stand, unless it is a
+    ///     ``DiskCache``: then the disk fields of `config` replace its settings now and whenever
+    ///     ``config`` is set, as with ``init(namespace:directory:config:coder:)``.
+    ///   - config: The settings.
+    ///   - coder: Decodes disk hits and encodes images stored without data, unless a request's
+    ///     ``WebImageContext/imageCoder`` overrides it. Default: an empty ``CodersManager``.
+    public init(namespace: String = "custom", diskStorage: any DiskStorage, config: Config = Config(), coder: any ImageCoder = CodersManager()) {
+        self.namespace = namespace
+        self.memoryCache = MemoryCache(costLimit: config.memoryCostLimit, countLimit: config.memoryCountLimit)
+        self.diskStorage = diskStorage
+        self.ioQueue = IOQueue(label: "SwiftWebImage.WebImageCache.io")
+        self.state = Locked(State(config: config, coder: coder))
+        (diskStorage as? DiskCache)?.config = config.diskConfig
+    }
+
+    /// The settings. Setting them updates the memory tier (a lower limit evicts at once) and,
+    /// when the disk tier is a ``DiskCache``, its settings; a custom ``DiskStorage`` keeps its own.
     public var config: Config {
         get { state.withLock { $0.config } }
         set {
             state.withLock { $0.config = newValue }
             memoryCache.costLimit = newValue.memoryCostLimit
             memoryCache.countLimit = newValue.memoryCountLimit
-            diskCache.config = newValue.diskConfig
+            (diskStorage as? DiskCache)?.config = newValue.diskConfig
         }
     }
 
@@ -161,37 +203,40 @@ public final class WebImageCache: Sendable {
         return imageFromDiskCache(forKey: key, options: options, context: context)
     }
 
-    /// The data on disk for `key` (no decoding).
+    /// The data on disk for `key` (no decoding), from ``diskStorage`` on the calling thread.
     public func diskImageData(forKey key: String) -> Data? {
-        diskCache.data(forKey: key)
+        diskStorage.data(forKey: key)
     }
 
-    /// Whether the disk holds data for `key`.
+    /// Whether the disk holds data for `key` (``diskStorage``, on the calling thread).
     public func diskImageDataExists(forKey key: String) -> Bool {
-        diskCache.containsData(forKey: key)
+        diskStorage.containsData(forKey: key)
     }
 
     /// The file `key` is (or would be) stored at.
-    public func cachePath(forKey key: String) -> URL {
-        diskCache.fileURL(forKey: key)
+    /// - Returns: `nil` when the disk tier is not a ``DiskCache`` (a custom ``DiskStorage``
+    ///   has no file per key to name).
+    public func cachePath(forKey key: String) -> URL? {
+        (diskStorage as? DiskCache)?.fileURL(forKey: key)
     }
 
-    /// The bytes on disk (data plus sidecars).
+    /// The bytes on disk, as ``diskStorage`` counts them (for a ``DiskCache``: data plus sidecars).
     public func totalDiskSize() -> Int {
-        diskCache.totalSize()
+        diskStorage.totalSize()
     }
 
     /// The number of entries on disk.
     public func totalDiskCount() -> Int {
-        diskCache.totalCount()
+        diskStorage.totalCount()
     }
 
-    /// Removes expired disk entries and trims the disk to half its limit when over it; see
-    /// ``DiskCache/removeExpiredData(referenceDate:)``. Runs on the I/O queue.
+    /// Removes expired disk entries as of now and trims the disk as the storage's policy says
+    /// (a ``DiskCache``: to half its limit when over it; see
+    /// ``DiskCache/removeExpiredData(referenceDate:)``). Runs on the I/O queue.
     /// - Returns: The number of entries removed.
     @discardableResult
     public func removeExpiredData() async -> Int {
-        await diskCache.ioQueue.run { self.diskCache.removeExpiredData() }
+        await ioQueue.run { self.diskStorage.removeExpiredData(referenceDate: Date()) }
     }
 
     // MARK: Internals shared by the sync and async APIs
@@ -229,9 +274,9 @@ public final class WebImageCache: Sendable {
     /// - Parameter memoryImage: A memory hit for which `queryMemoryData` wants the data.
     func diskPhase(forKey key: String, memoryImage: WebImage?, options: WebImageOptions, context: WebImageContext) -> ImageCacheResult? {
         if let memoryImage {
-            return ImageCacheResult(image: memoryImage, data: diskCache.data(forKey: key), cacheType: .memory)
+            return ImageCacheResult(image: memoryImage, data: diskStorage.data(forKey: key), cacheType: .memory)
         }
-        guard let entry = diskCache.entry(forKey: key) else { return nil }
+        guard let entry = diskStorage.entry(forKey: key) else { return nil }
         if options.contains(.avoidDecodeImage) {
             return ImageCacheResult(image: nil, data: entry.data, cacheType: .disk)
         }
@@ -251,7 +296,7 @@ public final class WebImageCache: Sendable {
         guard coder.canDecode(entry.data) else {
             // Data no registered format recognises is not an image: remove it. Data of a known
             // format may wait for a coder.
-            if ImageFormat.detect(entry.data) == .undefined { diskCache.removeData(forKey: key) }
+            if ImageFormat.detect(entry.data) == .undefined { diskStorage.removeData(forKey: key) }
             return nil
         }
         do {
@@ -261,7 +306,7 @@ public final class WebImageCache: Sendable {
         } catch {
             // Too large for these options, or cancelled: the file is fine. Anything else: bad data.
             let keep = (error as? WebImageError)?.code == .imageTooLarge || WebImageError.isCancellation(error)
-            if !keep { diskCache.removeData(forKey: key) }
+            if !keep { diskStorage.removeData(forKey: key) }
             return nil
         }
     }

@@ -22,10 +22,13 @@ import WebImageCore
     static let animated = TestImages.animated(frames: 3, width: 6, height: 4)
     static var animatedData: Data { try! RawBitmapCoder().encode(animated, as: .rawBitmap) }
 
-    @Test func diskDirectoryIsDirectoryPlusNamespace() {
+    @Test func diskDirectoryIsDirectoryPlusNamespace() throws {
         let cache = makeCache()
-        #expect(cache.diskCache.directory.path == root.url.appendingPathComponent("test").path)
-        #expect(cache.cachePath(forKey: "k").deletingLastPathComponent().path == cache.diskCache.directory.path)
+        let diskCache = try #require(cache.diskStorage as? DiskCache)
+        #expect(cache.diskCache === diskCache)
+        #expect(diskCache.directory.path == root.url.appendingPathComponent("test").path)
+        let path = try #require(cache.cachePath(forKey: "k"))
+        #expect(path.deletingLastPathComponent().path == diskCache.directory.path)
     }
 
     @Test func memoryHitComesFirstAndCarriesNoData() async throws {
