@@ -31,3 +31,26 @@ import TestSupport
         #expect(bitmap[0, 0] == sheet.background)
     }
 }
+
+@Suite struct ContactSheetFitTests {
+    /// Reducing averages premultiplied pixels: a transparent neighbour lowers the alpha, never
+    /// the color; enlarging repeats pixels.
+    @Test func fitAveragesPremultipliedAndRepeatsWhenEnlarging() throws {
+        var bitmap = try Bitmap(width: 4, height: 2, fill: .clear)
+        for y in 0..<2 {
+            bitmap[0, y] = RGBAColor(red: 255, green: 0, blue: 0)
+            bitmap[1, y] = RGBAColor(red: 255, green: 0, blue: 0)
+            bitmap[2, y] = RGBAColor(red: 255, green: 0, blue: 0)
+            bitmap[3, y] = RGBAColor(red: 0, green: 0, blue: 255, alpha: 0)
+        }
+        let reduced = try ContactSheet().fit(bitmap, inside: 2)
+        #expect(reduced.size == PixelSize(width: 2, height: 1))
+        #expect(reduced[0, 0] == RGBAColor(red: 255, green: 0, blue: 0))
+        #expect(reduced[1, 0] == RGBAColor(red: 255, green: 0, blue: 0, alpha: 128))
+        let enlarged = try ContactSheet().fit(bitmap, inside: 8)
+        #expect(enlarged.size == PixelSize(width: 8, height: 4))
+        #expect(enlarged[5, 3] == RGBAColor(red: 255, green: 0, blue: 0))
+        #expect(enlarged[7, 0].alpha == 0)
+        #expect(throws: WebImageError.self) { try ContactSheet().fit(try Bitmap(width: 0, height: 0), inside: 8) }
+    }
+}

@@ -1,6 +1,6 @@
 import WebImageCore
 
-/// A 3x5 pixel font for the digits and `#`, to number the cells of the demo's contact sheet.
+/// A 3x5 pixel font for the digits, to number the cells of the demo's contact sheet.
 enum PixelFont {
     /// Rows of three bits, top to bottom, most significant bit on the left.
     private static let glyphs: [Character: [UInt8]] = [
@@ -14,7 +14,6 @@ enum PixelFont {
         "7": [0b111, 0b001, 0b010, 0b010, 0b010],
         "8": [0b111, 0b101, 0b111, 0b101, 0b111],
         "9": [0b111, 0b101, 0b111, 0b001, 0b111],
-        "#": [0b101, 0b111, 0b101, 0b111, 0b101],
     ]
 
     /// The width in pixels of `text` drawn at `scale` (3 pixels per glyph and 1 between).
