@@ -80,7 +80,7 @@ enum TransformSpec {
         case "contrast": return .contrast(try parser.singleNumber(in: 0...10, form: "contrast=F (0...10)"))
         case "saturation": return .saturation(try parser.singleNumber(in: 0...10, form: "saturation=S (0...10)"))
         default:
-            throw .usage("unknown transform '\(spec)'; known: resize, crop, flip, rotate, round, blur, tint, grayscale, sepia, invert, brightness, contrast, saturation (see 'webimage help convert')")
+            throw .usage("unknown transform '\(spec)'; known: resize, crop, flip, rotate, round, blur, tint, grayscale, sepia, invert, brightness, contrast, saturation")
         }
     }
 

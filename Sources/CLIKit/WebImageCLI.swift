@@ -74,8 +74,10 @@ public enum WebImageCLI {
         do {
             return try await type.init(console: console).run(rest)
         } catch let error as CLIError {
+            // Commands name themselves in their messages; a helper's message gets the name here.
+            let message = error.message.hasPrefix("\(name):") ? error.message : "\(name): \(error.message)"
             let hint = error.kind == .usage ? " (see 'webimage help \(name)')" : ""
-            console.printError("webimage \(ErrorReport.oneLine(error.message))\(hint)")
+            console.printError("webimage \(ErrorReport.oneLine(message))\(hint)")
             return error.exitStatus
         } catch {
             console.printError("webimage \(name): \(ErrorReport(error).message)")

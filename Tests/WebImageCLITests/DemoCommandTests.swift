@@ -49,6 +49,15 @@ import SwiftWebImage
         #expect(!result.stdout.contains("   downloaded "), "plain progress lines only without a terminal")
     }
 
+    @Test func anUnusableOutputFolderIsOneLineAndAFailingStatus() async throws {
+        let file = try workspace.write(Data("a file".utf8), to: "taken")
+        let result = try await CLIRunner.run(["demo", "--output", "taken"], home: workspace.home, in: workspace.url)
+        #expect(result.status == 1)
+        #expect(result.errorLines.count == 1)
+        #expect(result.errorLines.first?.hasPrefix("webimage demo: cannot create the output directory \(file): ") == true, "\(result.stderr)")
+        #expect(!result.stderr.contains("Fatal error"))
+    }
+
     @Test func rejectsArguments() async throws {
         let result = try await CLIRunner.run(["demo", "extra"], home: workspace.home, in: workspace.url)
         #expect(result.status == 64)
