@@ -28,9 +28,15 @@ public import SwiftWebImage
 ///   corrupt, is a miss and is removed; data of a known format that no coder can decode yet is
 ///   a miss and stays.
 ///
-/// Blocking work (SQLite, value files, decoding, encoding) runs on the cache's own queue, or on
-/// the calling task with `queryDiskDataSync` (memory miss) and `queryMemoryDataSync` (memory
-/// hit), as SDWebImage does. See ``SQLiteDiskCache`` for the database: one serialized
+/// Internally it is a thin wrapper: the core's `WebImageCache` over this cache's
+/// ``SQLiteDiskCache`` (its ``DiskStorage`` seam) runs every query, store, removal and decode,
+/// so the two caches share one implementation of the rules above. This type adds the SQLite
+/// directory, a ``Config`` whose disk part is ``SQLiteDiskCache/Config``, the shared coders as
+/// the default coder, and expiry by the database's clock.
+///
+/// Blocking work (SQLite, value files, decoding, encoding) runs on the inner cache's I/O queue,
+/// or on the calling task with `queryDiskDataSync` (memory miss) and `queryMemoryDataSync`
+/// (memory hit), as SDWebImage does. See ``SQLiteDiskCache`` for the database: one serialized
 /// connection, WAL, inline and file-backed values, LRU trimming, expiry, crash safety.
 ///
 /// Thread-safety: every member may be called from any thread, concurrently. No lock is held
@@ -64,17 +70,16 @@ public final class SQLiteImageCache: Sendable {
         }
     }
 
-    private struct State {
-        var config: Config
-        var coder: any ImageCoder
-    }
-
-    /// The memory tier.
+    /// The memory tier (the inner `WebImageCache`'s).
     public let memoryCache: MemoryCache
     /// The SQLite tier.
     public let diskCache: SQLiteDiskCache
+    /// The cache that does the work: memory in front of ``diskCache``. It holds the memory
+    /// settings and the coder; ``diskCache`` holds the disk settings.
+    let core: WebImageCache
+    /// Where ``removeExpiredData()`` runs (the inner cache's queue is internal to the core, and
+    /// its sweep uses the system clock, not the database's).
     let queue = BlockingQueue(label: "SwiftWebImage.SQLiteImageCache.io")
-    private let state: Locked<State>
 
     /// A cache whose database lives in `directory` (created on first use; creating the cache
     /// does no I/O).
@@ -92,9 +97,15 @@ public final class SQLiteImageCache: Sendable {
         coder: any ImageCoder = CodersManager.shared,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
-        self.memoryCache = MemoryCache(costLimit: config.memoryCostLimit, countLimit: config.memoryCountLimit)
-        self.diskCache = SQLiteDiskCache(directory: directory, config: config.disk, clock: clock)
-        self.state = Locked(State(config: config, coder: coder))
+        let diskCache = SQLiteDiskCache(directory: directory, config: config.disk, clock: clock)
+        self.diskCache = diskCache
+        self.core = WebImageCache(
+            namespace: directory.lastPathComponent,
+            diskStorage: diskCache,
+            config: Self.coreConfig(config),
+            coder: coder
+        )
+        self.memoryCache = core.memoryCache
     }
 
     /// A cache in ``defaultDirectory(namespace:environment:)`` for `namespace`.
@@ -121,41 +132,50 @@ public final class SQLiteImageCache: Sendable {
 
     /// The settings. Setting them updates both tiers (a lower memory limit evicts at once; a
     /// lower disk limit is enforced at the next write).
+    ///
+    /// Decision: no copy is kept here; the memory fields are the inner cache's and ``Config/disk``
+    /// is ``diskCache``'s config, so a change made through ``diskCache`` shows here too.
     public var config: Config {
-        get { state.withLock { $0.config } }
+        get {
+            let memory = core.config
+            return Config(
+                shouldCacheImagesInMemory: memory.shouldCacheImagesInMemory,
+                memoryCostLimit: memory.memoryCostLimit,
+                memoryCountLimit: memory.memoryCountLimit,
+                disk: diskCache.config
+            )
+        }
         set {
-            state.withLock { $0.config = newValue }
-            memoryCache.costLimit = newValue.memoryCostLimit
-            memoryCache.countLimit = newValue.memoryCountLimit
+            core.config = Self.coreConfig(newValue)
             diskCache.config = newValue.disk
         }
     }
 
     /// The coder for disk hits and for encoding, when the request's context names none.
     public var coder: any ImageCoder {
-        get { state.withLock { $0.coder } }
-        set { state.withLock { $0.coder = newValue } }
+        get { core.coder }
+        set { core.coder = newValue }
     }
 
     // MARK: Synchronous API
 
     /// The image in memory for `key` (no disk access).
     public func imageFromMemoryCache(forKey key: String) -> WebImage? {
-        memoryCache.image(forKey: key)
+        core.imageFromMemoryCache(forKey: key)
     }
 
     /// The image in SQLite for `key`, decoded now on the calling thread and promoted to memory.
     /// - Returns: The image, or `nil` on a miss or when the data cannot be decoded.
     public func imageFromDiskCache(forKey key: String, options: WebImageOptions = [], context: WebImageContext = WebImageContext()) -> WebImage? {
-        diskPhase(forKey: key, memoryImage: nil, options: options.subtracting(.avoidDecodeImage), context: context)?.image
+        core.imageFromDiskCache(forKey: key, options: options, context: context)
     }
 
     /// The data in SQLite for `key` (no decoding).
     public func diskImageData(forKey key: String) -> Data? {
-        diskCache.data(forKey: key)
+        core.diskImageData(forKey: key)
     }
 
-    /// Removes expired entries and orphan value files; see
+    /// Removes expired entries and orphan value files as of now by the database's clock; see
     /// ``SQLiteDiskCache/removeExpiredData(referenceDate:)``. Runs on the cache's queue.
     /// - Returns: The number of entries removed.
     @discardableResult
@@ -163,102 +183,13 @@ public final class SQLiteImageCache: Sendable {
         await queue.run { self.diskCache.removeExpiredData() }
     }
 
-    // MARK: Internals shared by the sync and async APIs
-
-    /// The memory hit for `key`, shaped by the options.
-    func shapedMemoryImage(forKey key: String, options: WebImageOptions) -> WebImage? {
-        guard config.shouldCacheImagesInMemory else { return nil }
-        return memoryCache.image(forKey: key).flatMap { Self.shaped($0, options: options) }
-    }
-
-    /// `image` as the options want it, or `nil` when `matchAnimatedImageClass` rejects it.
-    /// Decision (as `WebImageCache`): the "class" of an animated image is how its frames are
-    /// held, lazily (the default decode) or all decoded (`preloadAllFrames`); a still image
-    /// always matches.
-    static func shaped(_ image: WebImage, options: WebImageOptions) -> WebImage? {
-        var image = image
-        if options.contains(.decodeFirstFrameOnly), image.isAnimated {
-            image = image.firstFrameOnly
-        }
-        if options.contains(.matchAnimatedImageClass), image.isAnimated,
-           image.isLazilyAnimated == options.contains(.preloadAllFrames) {
-            return nil
-        }
-        return image
-    }
-
-    /// Whether a disk hit may be written to memory: the config allows it and the context's
-    /// ``WebImageContext/storeCacheType``, if set, includes memory (SDWebImage's rule).
-    func promotesToMemory(_ context: WebImageContext) -> Bool {
-        config.shouldCacheImagesInMemory && (context.storeCacheType?.includesMemory ?? true)
-    }
-
-    /// The disk part of a query: blocking I/O and decoding on the calling thread.
-    /// - Parameter memoryImage: A memory hit for which `queryMemoryData` wants the data.
-    func diskPhase(forKey key: String, memoryImage: WebImage?, options: WebImageOptions, context: WebImageContext) -> ImageCacheResult? {
-        if let memoryImage {
-            return ImageCacheResult(image: memoryImage, data: diskCache.data(forKey: key), cacheType: .memory)
-        }
-        guard let entry = diskCache.entry(forKey: key) else { return nil }
-        if options.contains(.avoidDecodeImage) {
-            return ImageCacheResult(image: nil, data: entry.data, cacheType: .disk)
-        }
-        let promotes = promotesToMemory(context)
-        // Another query may have decoded the same entry meanwhile.
-        if promotes, let image = shapedMemoryImage(forKey: key, options: options) {
-            return ImageCacheResult(image: image, data: entry.data, cacheType: .disk)
-        }
-        guard let image = decode(entry, forKey: key, options: options, context: context) else { return nil }
-        if promotes { memoryCache.setImage(image, forKey: key) }
-        return ImageCacheResult(image: image, data: entry.data, cacheType: .disk)
-    }
-
-    /// Decodes a disk entry, removing it when its data is bad.
-    func decode(_ entry: DiskCache.Entry, forKey key: String, options: WebImageOptions, context: WebImageContext) -> WebImage? {
-        let coder = context.imageCoder ?? self.coder
-        guard coder.canDecode(entry.data) else {
-            // Data no registered format recognises is not an image: remove it. Data of a known
-            // format may wait for a coder.
-            if ImageFormat.detect(entry.data) == .undefined { diskCache.removeData(forKey: key) }
-            return nil
-        }
-        do {
-            var image = try coder.decode(entry.data, options: ImageDecodeOptions(options: options, context: context, cacheKey: key))
-            if let extended = entry.extendedData { image.extendedData = extended }
-            return Self.shaped(image, options: options)
-        } catch {
-            // Too large for these options, or cancelled: the entry is fine. Anything else: bad data.
-            let keep = (error as? WebImageError)?.code == .imageTooLarge || WebImageError.isCancellation(error)
-            if !keep { diskCache.removeData(forKey: key) }
-            return nil
-        }
-    }
-
-    /// The data to write for an image stored without data.
-    /// - Throws: ``WebImageError/Code/unsupportedFormat`` when the coder cannot encode the
-    ///   format chosen; the coder's error when encoding fails.
-    func encodedData(for image: WebImage, context: WebImageContext) throws -> Data {
-        if case .animated(let animated) = image.storage {
-            return animated.provider.animatedImageData
-        }
-        let coder = context.imageCoder ?? self.coder
-        let format = Self.encodingFormat(for: image, coder: coder)
-        guard coder.canEncode(to: format) else {
-            throw WebImageError(.unsupportedFormat, "no coder can encode a \(image.pixelSize) image \(image.hasAlpha ? "with" : "without") alpha as \(format)")
-        }
-        var encodeOptions = context.imageEncodeOptions ?? ImageEncodeOptions()
-        encodeOptions.context = context
-        return try coder.encode(image, as: format, options: encodeOptions)
-    }
-
-    /// The format an image without data is encoded as: PNG if it has alpha, else JPEG
-    /// (SDWebImage's rule); an animated image keeps its own format (or GIF) when the coder can
-    /// encode it, so that it stays animated.
-    static func encodingFormat(for image: WebImage, coder: any ImageCoder) -> ImageFormat {
-        if image.isAnimated {
-            if image.format != .undefined, coder.canEncode(to: image.format) { return image.format }
-            if coder.canEncode(to: .gif) { return .gif }
-        }
-        return image.hasAlpha ? .png : .jpeg
+    /// The inner cache's settings: the memory fields of `config`. Its disk fields stay at their
+    /// defaults, which `WebImageCache` ignores for a storage that is not a `DiskCache`.
+    static func coreConfig(_ config: Config) -> WebImageCache.Config {
+        WebImageCache.Config(
+            shouldCacheImagesInMemory: config.shouldCacheImagesInMemory,
+            memoryCostLimit: config.memoryCostLimit,
+            memoryCountLimit: config.memoryCountLimit
+        )
     }
 }

@@ -1,8 +1,8 @@
 import Dispatch
 
-/// Where the cache's blocking work (SQLite calls, value files, decoding) runs: a concurrent
-/// dispatch queue, so that async cache calls never block the caller's thread or the Swift
-/// concurrency pool. The `...Sync` query options bypass it on purpose.
+/// Where ``SQLiteImageCache/removeExpiredData()`` runs its sweep: a concurrent dispatch queue,
+/// so that the async call never blocks the caller's thread or the Swift concurrency pool.
+/// (Queries and stores run on the inner `WebImageCache`'s own I/O queue.)
 final class BlockingQueue: Sendable {
     private let queue: DispatchQueue
 
