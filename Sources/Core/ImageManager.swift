@@ -136,7 +136,13 @@ public final class ImageManager: Sendable {
                 case .cancelled:
                     continuation.resume(throwing: WebImageError.cancelled("Operation cancelled by user before loading", url: request.url))
                 case .delivered(let result):
-                    continuation.resume(with: result)
+                    // The load just finished and is storing: its image is in hand, so this
+                    // request is served from memory, not from a load of its own.
+                    continuation.resume(with: result.map { loaded in
+                        var served = loaded
+                        if served.cacheType == .none { served.cacheType = .memory }
+                        return served
+                    })
                 case .joined:
                     break
                 case .started(let generation):

@@ -223,6 +223,19 @@ import WebImageCore
         storeGate.open()
     }
 
+    @Test func aRequestArrivingWhileTheLoadStoresIsServedFromMemory() async throws {
+        let storeGate = AsyncGate()
+        let manager = ImageManager(cache: GatedStoreCache(gate: storeGate), loader: loader)
+        let first = try await manager.loadImage(with: url)
+        #expect(first.cacheType == .none)
+        await storeGate.waitForArrivals(1)
+        let second = try await manager.loadImage(with: url)
+        #expect(second.cacheType == .memory, "the finished load's image is handed over, no second load")
+        #expect(second.image?.pixelSize == first.image?.pixelSize)
+        #expect(loader.requestCount == 1)
+        storeGate.open()
+    }
+
     @Test func cacheSerializerChoosesTheStoredData() async throws {
         manager.cacheSerializer = ClosureCacheSerializer { _, data, _ in data.map { Data([0xEE]) + $0 } }
         _ = try await manager.loadImage(with: url, options: [.waitStoreCache])

@@ -9,7 +9,8 @@ import Foundation
 /// - When the last requester leaves before the result, the load is removed from the table and
 ///   its task is cancelled, so the loader sees the cancellation and a new request starts fresh.
 /// - After the result is delivered, the load stays in the table until its cache stores are
-///   done; a request arriving in that window gets the result at once instead of loading again.
+///   done; a request arriving in that window gets the result at once instead of loading again
+///   (reported with cache type `.memory`: it did not wait for a load).
 ///
 /// Continuations are resumed and event handlers called with no lock held.
 final class LoadCoordinator: Sendable {
