@@ -105,9 +105,10 @@ import TestSupport
             return nil
         })
 
-        _ = try await manager.loadImage(with: photoURL)
+        // waitStoreCache: the store (if any) has finished when the load returns.
+        _ = try await manager.loadImage(with: photoURL, options: [.waitStoreCache])
         #expect(cache.queryCount == 0 && cache.storeCount == 0, "photos://: no cache query, no store")
-        _ = try await manager.loadImage(with: otherURL)
+        _ = try await manager.loadImage(with: otherURL, options: [.waitStoreCache])
         #expect(cache.queryCount == 1 && cache.storeCount == 1, "other URLs as before")
         #expect(seen.all == ["photos:true", "mock:false"], "the next processor sees both, after this one")
 
