@@ -41,11 +41,7 @@ public struct GIFCoder: AnimatedImageCoder {
         if provider.frameCount == 1 {
             return WebImage(bitmap: try provider.frame(at: 0), scale: options.scaleFactor, format: .gif, metadata: metadata)
         }
-        if options.preloadAllFrames {
-            let frames = try (0..<provider.frameCount).map { ImageFrame(bitmap: try provider.frame(at: $0), duration: provider.duration(at: $0)) }
-            return try WebImage(frames: frames, loopCount: provider.loopCount, scale: options.scaleFactor, format: .gif, metadata: metadata)
-        }
-        return WebImage(animatedImage: try AnimatedImage(provider: provider), scale: options.scaleFactor, metadata: metadata)
+        return try WebImage(provider: provider, preloadAllFrames: options.preloadAllFrames, scale: options.scaleFactor, metadata: metadata)
     }
 
     /// `true` for ``ImageFormat/gif``.
@@ -63,14 +59,7 @@ public struct GIFCoder: AnimatedImageCoder {
         guard canEncode(to: format) else {
             throw WebImageError(.unsupportedFormat, "GIFCoder cannot encode \(format)")
         }
-        let frames: [ImageFrame]
-        if options.firstFrameOnly || !image.isAnimated {
-            frames = [ImageFrame(bitmap: try EncodingPreparation.bitmap(of: image, maxPixelSize: options.maxPixelSize))]
-        } else {
-            frames = try image.allFrames().map { frame in
-                ImageFrame(bitmap: try EncodingPreparation.fitted(frame.bitmap, maxPixelSize: options.maxPixelSize), duration: frame.duration)
-            }
-        }
+        let frames = try EncodingPreparation.frames(of: image, options: options)
         return try GIFEncoding.encode(frames, loopCount: image.loopCount)
     }
 

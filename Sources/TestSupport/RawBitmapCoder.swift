@@ -66,11 +66,7 @@ public struct RawBitmapCoder: ProgressiveImageCoder, AnimatedImageCoder {
         if provider.frameCount == 1 || options.firstFrameOnly {
             return WebImage(bitmap: try provider.frame(at: 0), scale: options.scaleFactor, format: .rawBitmap, metadata: metadata)
         }
-        if options.preloadAllFrames {
-            let frames = try (0..<provider.frameCount).map { ImageFrame(bitmap: try provider.frame(at: $0), duration: provider.duration(at: $0)) }
-            return try WebImage(frames: frames, loopCount: provider.loopCount, scale: options.scaleFactor, format: .rawBitmap, metadata: metadata)
-        }
-        return WebImage(animatedImage: try AnimatedImage(provider: provider), scale: options.scaleFactor, metadata: metadata)
+        return try WebImage(provider: provider, preloadAllFrames: options.preloadAllFrames, scale: options.scaleFactor, metadata: metadata)
     }
 
     public func canEncode(to format: ImageFormat) -> Bool {

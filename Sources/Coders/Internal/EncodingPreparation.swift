@@ -5,6 +5,17 @@ import WebImageCore
 enum EncodingPreparation {
     /// The first frame of `image`, downsized (aspect kept, Lanczos-3) so that neither side is
     /// over `maxPixelSize`.
+    /// The frames to encode: the first frame alone with `firstFrameOnly` or for a still image,
+    /// else every frame with its duration; each downsized to `maxPixelSize`.
+    static func frames(of image: WebImage, options: ImageEncodeOptions) throws -> [ImageFrame] {
+        if options.firstFrameOnly || !image.isAnimated {
+            return [ImageFrame(bitmap: try bitmap(of: image, maxPixelSize: options.maxPixelSize))]
+        }
+        return try image.allFrames().map { frame in
+            ImageFrame(bitmap: try fitted(frame.bitmap, maxPixelSize: options.maxPixelSize), duration: frame.duration)
+        }
+    }
+
     static func bitmap(of image: WebImage, maxPixelSize: PixelSize?) throws -> Bitmap {
         try fitted(image.bitmap, maxPixelSize: maxPixelSize)
     }

@@ -102,13 +102,8 @@ public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
         }
         let framePixels = provider.pixelSize.pixelCount ?? Int.max
         let (allPixels, overflow) = framePixels.multipliedReportingOverflow(by: provider.frameCount)
-        if options.preloadAllFrames && !overflow && allPixels <= options.maxPixelCount {
-            let frames = try (0..<provider.frameCount).map { index in
-                ImageFrame(bitmap: try provider.frame(at: index), duration: provider.duration(at: index))
-            }
-            return try WebImage(frames: frames, loopCount: provider.loopCount, scale: options.scaleFactor, format: .webp, metadata: metadata)
-        }
-        return WebImage(animatedImage: try AnimatedImage(provider: provider), scale: options.scaleFactor, metadata: metadata)
+        let preload = options.preloadAllFrames && !overflow && allPixels <= options.maxPixelCount
+        return try WebImage(provider: provider, preloadAllFrames: preload, scale: options.scaleFactor, metadata: metadata)
     }
 
     /// Parses `data` and returns a provider that decodes frames on demand (a still WebP gives
