@@ -22,7 +22,7 @@ let package = Package(
         .library(name: "WebImageLoaders", targets: ["WebImageLoaders"]),
         .library(name: "WebImageTransformers", targets: ["WebImageTransformers"]),
         // Mocks and contract suites, public so that plug-in packages can run the same contracts.
-        .library(name: "WebImageTestSupport", targets: ["TestSupport"]),
+        .library(name: "WebImageTestSupport", targets: ["WebImageTestSupport"]),
         .executable(name: "webimage", targets: ["webimage"]),
         // Release-mode benchmarks against Pillow, NSCache, FileManager and curl (scripts/bench).
         .executable(name: "webimage-bench", targets: ["webimage-bench"]),
@@ -56,16 +56,16 @@ let package = Package(
         ),
         // A loopback HTTP/1.1 server (127.0.0.1 only) for tests, the demo and the benchmark.
         .target(name: "WebImageLoopbackServer", dependencies: ["WebImageCore"], path: "Sources/LoopbackServer", swiftSettings: strictSettings),
-        .target(name: "TestSupport", dependencies: ["WebImageCore", "WebImageLoopbackServer"], path: "Sources/TestSupport", swiftSettings: strictSettings),
+        .target(name: "WebImageTestSupport", dependencies: ["WebImageCore", "WebImageLoopbackServer"], path: "Sources/WebImageTestSupport", swiftSettings: strictSettings),
 
-        .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "WebImageCodersTests", dependencies: ["WebImageCoders", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore", "WebImageTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "WebImageCodersTests", dependencies: ["WebImageCoders", "WebImageTestSupport"], swiftSettings: strictSettings),
         .executableTarget(name: "CacheCrashWriter", dependencies: ["WebImageCaches"], path: "Tests/CacheCrashWriter", swiftSettings: strictSettings),
-        .testTarget(name: "WebImageCachesTests", dependencies: ["WebImageCaches", "TestSupport", "CacheCrashWriter"], swiftSettings: strictSettings),
-        .testTarget(name: "WebImageLoadersTests", dependencies: ["WebImageLoaders", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "WebImageTransformersTests", dependencies: ["WebImageTransformers", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "SwiftWebImageTests", dependencies: ["SwiftWebImage", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "WebImageCachesTests", dependencies: ["WebImageCaches", "WebImageTestSupport", "CacheCrashWriter"], swiftSettings: strictSettings),
+        .testTarget(name: "WebImageLoadersTests", dependencies: ["WebImageLoaders", "WebImageTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "WebImageTransformersTests", dependencies: ["WebImageTransformers", "WebImageTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "SwiftWebImageTests", dependencies: ["SwiftWebImage", "WebImageTestSupport"], swiftSettings: strictSettings),
         // Depends on the executable so that it is built with the tests (they run it as a subprocess).
-        .testTarget(name: "WebImageCLITests", dependencies: ["WebImageCLIKit", "TestSupport", "webimage"], swiftSettings: strictSettings),
+        .testTarget(name: "WebImageCLITests", dependencies: ["WebImageCLIKit", "WebImageTestSupport", "webimage"], swiftSettings: strictSettings),
     ]
 )

@@ -2,7 +2,7 @@ public import Foundation
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif
-public import WebImageCore
+import WebImageCore
 
 /// The settings of a ``Downloader`` (SDWebImage's `SDWebImageDownloaderConfig`), with
 /// SDWebImage's defaults unless a property says otherwise.

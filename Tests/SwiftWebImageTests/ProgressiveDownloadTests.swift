@@ -1,7 +1,7 @@
 import Foundation
 import SwiftWebImage
 import Testing
-import TestSupport
+import WebImageTestSupport
 
 /// Progressive loading end to end: real coders, the real downloader, a loopback server that
 /// sends the first half of the file and then holds the rest at a gate.

@@ -1,7 +1,7 @@
 import Foundation
 import SwiftWebImage
 import Testing
-import TestSupport
+import WebImageTestSupport
 
 // The three scenarios of the README, compiled and run. The code between `// README <name>
 // begin` and `// README <name> end` markers is exactly the README's snippet for <name> (the

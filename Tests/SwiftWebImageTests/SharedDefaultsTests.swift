@@ -1,7 +1,7 @@
 import Foundation
 import SwiftWebImage
 import Testing
-import TestSupport
+import WebImageTestSupport
 
 @Suite struct SharedDefaultsTests {
     @Test func sharedManagersAreSingletons() {

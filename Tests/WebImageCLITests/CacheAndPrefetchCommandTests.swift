@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import SwiftWebImage
-import TestSupport
+import WebImageTestSupport
 
 /// `webimage cache` and `webimage prefetch`.
 @Suite struct CacheAndPrefetchCommandTests {

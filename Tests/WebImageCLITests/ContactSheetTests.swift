@@ -1,6 +1,6 @@
 import Testing
 import SwiftWebImage
-import TestSupport
+import WebImageTestSupport
 @testable import WebImageCLIKit
 
 @Suite struct ContactSheetTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import SwiftWebImage
-import TestSupport
+import WebImageTestSupport
 @testable import WebImageCLIKit
 
 /// `webimage fetch` against a loopback server started by the test.

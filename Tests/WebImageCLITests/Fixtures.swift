@@ -1,6 +1,6 @@
 import Foundation
 import SwiftWebImage
-import TestSupport
+import WebImageTestSupport
 @testable import WebImageCLIKit
 
 /// Test images made by the project's own coders (no files are committed for these tests).

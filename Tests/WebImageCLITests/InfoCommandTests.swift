@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import SwiftWebImage
-import TestSupport
+import WebImageTestSupport
 
 /// `webimage info`, run as a subprocess on files the tests make.
 @Suite struct InfoCommandTests {

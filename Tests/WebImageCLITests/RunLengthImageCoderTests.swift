@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import SwiftWebImage
-import TestSupport
+import WebImageTestSupport
 @testable import WebImageCLIKit
 
 /// The demo's custom coder meets the coder contract every coder meets, and refuses bad data

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import SwiftWebImage
-import TestSupport
+import WebImageTestSupport
 @testable import WebImageCLIKit
 
 /// The small pieces behind the commands: JSON, byte counts, ages, the progress line, sources,

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import WebImageTestSupport
 import WebImageCore
 
 /// The design card's per-request override: one request with its own cache, loader, coder,

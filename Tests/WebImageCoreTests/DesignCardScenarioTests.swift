@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import WebImageTestSupport
 import WebImageCore
 
 /// What users do with SwiftWebImage, per the design card: register a custom coder at launch,

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import WebImageTestSupport
 @testable import WebImageCore
 
 /// Deterministic coalescing and cancellation: the loader is held at a gate while the test
@@ -104,7 +104,7 @@ import TestSupport
             async let plain = manager.loadImage(with: url, options: options)
             async let thumbnail = manager.loadImage(with: url, options: options, context: WebImageContext { $0.imageThumbnailPixelSize = PixelSize(width: 4, height: 4) })
             async let transformed = manager.loadImage(with: url, options: options, context: WebImageContext { $0.imageTransformer = transformer })
-            async let modified = manager.loadImage(with: url, options: options, context: WebImageContext { $0.downloadRequestModifier = .headers(["X": "1"]) })
+            async let modified = manager.loadImage(with: url, options: options, context: WebImageContext { $0[UndeclaredPlugInKey.self] = "1" })
             async let again = manager.loadImage(with: url, options: options)
             return try await [plain, thumbnail, transformed, modified, again].count
         }
@@ -178,3 +178,6 @@ final class Countdown: Sendable {
         if finished { done() }
     }
 }
+
+/// A plug-in key that does not say what it affects: requests carrying it never share work.
+private enum UndeclaredPlugInKey: WebImageContextKey { typealias Value = String }

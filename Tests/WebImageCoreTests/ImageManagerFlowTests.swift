@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import TestSupport
+import WebImageTestSupport
 import WebImageCore
 
-/// One test per branch of the manager's flow (SDWEBIMAGE_REFERENCE.md, "Manager"), with mocks
+/// One test per branch of the manager's flow (SDWebImage's manager flow), with mocks
 /// that count their calls.
 @Suite struct ImageManagerFlowTests {
     let cache = MockImageCache(name: "default")

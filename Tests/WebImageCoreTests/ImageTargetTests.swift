@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import TestSupport
+import WebImageTestSupport
 @testable import WebImageCore
 
 /// A target that records what it was asked to show.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import WebImageTestSupport
 import WebImageCore
 
 /// Members added and removed while 1,000 concurrent tasks use the managers: no crash, no

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import WebImageTestSupport
 import WebImageCore
 
 /// A key a plug-in declares, with its typed property.

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import TestSupport
+import WebImageTestSupport
 import WebImageCore
 import WebImageLoaders
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import WebImageTestSupport
 import WebImageCore
 import WebImageLoaders
 

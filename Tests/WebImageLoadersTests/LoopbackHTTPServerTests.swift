@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import TestSupport
+import WebImageTestSupport
 
 /// The test server itself (TestSupport's `LoopbackHTTPServer`), through a plain URLSession.
 @Suite(.timeLimit(.minutes(1)))

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WebImageCore
-import TestSupport
+import WebImageTestSupport
 import WebImageTransformers
 
 /// What every transformer shares: a solid color stays that color, scale, format, metadata and

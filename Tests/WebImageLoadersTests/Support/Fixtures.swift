@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import TestSupport
+import WebImageTestSupport
 import WebImageCore
 import WebImageLoaders
 

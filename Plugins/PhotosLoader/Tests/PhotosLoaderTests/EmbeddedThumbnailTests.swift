@@ -2,7 +2,7 @@ import Foundation
 import PhotosLoader
 import SwiftWebImage
 import Testing
-import TestSupport
+import WebImageTestSupport
 
 /// The fast path: thumbnail requests served from the EXIF thumbnail when it is large enough,
 /// else DCT-scaled decoding. The photo and its embedded thumbnail have different colors, so the

@@ -2,7 +2,7 @@ import Foundation
 @testable import PhotosLoader
 import SwiftWebImage
 import Testing
-import TestSupport
+import WebImageTestSupport
 
 /// The parsers behind the index: SHA-256, EXIF/TIFF, EXIF dates, JPEG segments, other headers.
 @Suite struct SHA256Tests {

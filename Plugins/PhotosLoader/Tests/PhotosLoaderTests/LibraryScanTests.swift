@@ -2,7 +2,7 @@ import Foundation
 import PhotosLoader
 import SwiftWebImage
 import Testing
-import TestSupport
+import WebImageTestSupport
 
 /// The index: what a scan records for each file, what it leaves out and why, albums, listings.
 @Suite struct LibraryScanTests {

@@ -2,7 +2,7 @@ import Foundation
 import PhotosLoader
 import SwiftWebImage
 import Testing
-import TestSupport
+import WebImageTestSupport
 
 /// `PhotosLoader` on the standard library: URLs, decoding, data, errors and the blocking decision.
 @Suite struct LoaderTests {

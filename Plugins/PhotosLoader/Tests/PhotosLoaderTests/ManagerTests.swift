@@ -2,7 +2,7 @@ import Foundation
 import PhotosLoader
 import SwiftWebImage
 import Testing
-import TestSupport
+import WebImageTestSupport
 
 /// Registered in the shared loaders manager, the plug-in makes `ImageManager.shared` load
 /// `photos://` URLs while http(s) URLs still go to the downloader. Serialized: these tests change

@@ -2,7 +2,7 @@ import Foundation
 import PhotosLoader
 import SwiftWebImage
 import Testing
-import TestSupport
+import WebImageTestSupport
 
 /// Incremental rescans: unchanged files are not read; renames keep identifiers; deletions,
 /// additions and edits show up as changes.

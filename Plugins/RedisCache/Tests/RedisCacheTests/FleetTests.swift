@@ -3,7 +3,7 @@ import Testing
 import RedisCache
 import RedisServerHarness
 import SwiftWebImage
-import TestSupport
+import WebImageTestSupport
 
 /// The reason the plug-in exists: servers of a fleet share one cache. Real processes, a real
 /// Redis, a loopback HTTP server that counts requests.

@@ -3,7 +3,7 @@ import Testing
 import RedisCache
 import RedisServerHarness
 import SwiftWebImage
-import TestSupport
+import WebImageTestSupport
 
 /// The Core cache contract, on a real Redis: the cache alone, and the recommended layered
 /// setup (a MemoryCache in front, through a CachesManager).

@@ -3,7 +3,7 @@ import Testing
 import RedisCache
 import RedisServerHarness
 import SwiftWebImage
-import TestSupport
+import WebImageTestSupport
 
 /// The failure policy: Redis down, slow or unreachable makes a query a miss and drops a store
 /// (counted and logged), never longer than the command timeout; the same cache works again

@@ -3,7 +3,7 @@ import Testing
 import RedisCache
 import RedisServerHarness
 import SwiftWebImage
-import TestSupport
+import WebImageTestSupport
 
 /// What RedisImageCache stores and returns, on a real Redis: metadata and extended data,
 /// decoding through the request's options and coder, encoding images without data, TTL, the

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import RedisCache
-import TestSupport
+import WebImageTestSupport
 
 /// How cache keys become Redis keys, and the SCAN pattern of one namespace.
 @Suite struct RedisKeyspaceTests {

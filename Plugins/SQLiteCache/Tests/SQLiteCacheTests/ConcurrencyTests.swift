@@ -2,7 +2,7 @@ import Foundation
 import SQLiteCache
 import SwiftWebImage
 import Testing
-import TestSupport
+import WebImageTestSupport
 
 /// Many tasks and threads at once, on one cache and on two caches sharing a database: nothing
 /// crashes, nothing is torn, the totals stay true and the limits hold.

@@ -2,7 +2,7 @@ import Foundation
 import SQLiteCache
 import SwiftWebImage
 import Testing
-import TestSupport
+import WebImageTestSupport
 
 /// `SQLiteImageCache` passes the Core ``ImageCacheContract`` in every shape it is used in: with
 /// its memory tier, SQLite alone (every hit decoded from the database), with every value in a

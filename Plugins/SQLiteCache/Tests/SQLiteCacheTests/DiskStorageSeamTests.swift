@@ -2,7 +2,7 @@ import Foundation
 import SQLiteCache
 import SwiftWebImage
 import Testing
-import TestSupport
+import WebImageTestSupport
 
 /// The core's `DiskStorage` seam: `SQLiteDiskCache` and the built-in `DiskCache` behave alike
 /// through it, and the core's `WebImageCache` over an `SQLiteDiskCache` passes the

@@ -2,7 +2,7 @@ import Foundation
 import SQLiteCache
 import SwiftWebImage
 import Testing
-import TestSupport
+import WebImageTestSupport
 
 /// `SQLiteImageCache` as an image cache: tiers, query options, decoding through the given coder
 /// (or the request's), extended data, encoding of images stored without data, bad data.

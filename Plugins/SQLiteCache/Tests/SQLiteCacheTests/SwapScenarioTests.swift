@@ -2,7 +2,7 @@ import Foundation
 import SQLiteCache
 import SwiftWebImage
 import Testing
-import TestSupport
+import WebImageTestSupport
 
 /// The design card's "swapping in a third-party cache": the whole `ImageManager` flow (cache
 /// query, loader, decode, transform, store, next launch) running on `SQLiteImageCache`, swapped

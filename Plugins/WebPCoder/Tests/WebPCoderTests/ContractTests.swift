@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WebImageCore
-import TestSupport
+import WebImageTestSupport
 import WebPCoder
 
 /// The core's coder contract (round trip, own output claimed, empty, truncated and corrupt input,

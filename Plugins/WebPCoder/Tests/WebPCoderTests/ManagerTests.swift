@@ -1,7 +1,7 @@
 import Foundation
 import SwiftWebImage
 import Testing
-import TestSupport
+import WebImageTestSupport
 import WebPCoder
 
 /// End to end: registered in a coders manager, the plug-in makes `ImageManager` load WebP URLs;

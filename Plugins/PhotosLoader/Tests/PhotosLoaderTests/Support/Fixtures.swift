@@ -1,7 +1,7 @@
 import Foundation
 import PhotosLoader
 import SwiftWebImage
-import TestSupport
+import WebImageTestSupport
 
 /// Images made by the project's own coders for the generated libraries.
 enum Fixtures {

@@ -2,7 +2,7 @@ import Foundation
 import RedisCache
 import RedisServerHarness
 import SwiftWebImage
-import TestSupport
+import WebImageTestSupport
 
 /// Shared pieces of the Redis tests: the skip condition, caches over a test server, a log
 /// recorder.

@@ -19,9 +19,6 @@ public enum WebImageContextKeys {
     public enum ImageForceDecodePolicy: WebImageContextKey { public typealias Value = WebImageCore.ImageForceDecodePolicy }
     public enum ImageDecodeOptions: WebImageContextKey { public typealias Value = WebImageCore.ImageDecodeOptions }
     public enum ImageEncodeOptions: WebImageContextKey { public typealias Value = WebImageCore.ImageEncodeOptions }
-    public enum DownloadRequestModifier: WebImageContextKey { public typealias Value = any WebImageCore.RequestModifier }
-    public enum DownloadResponseModifier: WebImageContextKey { public typealias Value = any WebImageCore.ResponseModifier }
-    public enum DownloadDecryptor: WebImageContextKey { public typealias Value = any WebImageCore.Decryptor }
     public enum OptionsProcessor: WebImageContextKey { public typealias Value = any WebImageCore.OptionsProcessor }
     public enum CallbackQueue: WebImageContextKey { public typealias Value = WebImageCore.CallbackQueue }
     public enum SetImageOperationKey: WebImageContextKey { public typealias Value = String }
@@ -124,21 +121,6 @@ extension WebImageContext {
     public var imageEncodeOptions: ImageEncodeOptions? {
         get { self[WebImageContextKeys.ImageEncodeOptions.self] }
         set { self[WebImageContextKeys.ImageEncodeOptions.self] = newValue }
-    }
-    /// Rewrites or vetoes the HTTP request (SDWebImage `downloadRequestModifier`).
-    public var downloadRequestModifier: (any RequestModifier)? {
-        get { self[WebImageContextKeys.DownloadRequestModifier.self] }
-        set { self[WebImageContextKeys.DownloadRequestModifier.self] = newValue }
-    }
-    /// Rewrites or vetoes the HTTP response (SDWebImage `downloadResponseModifier`).
-    public var downloadResponseModifier: (any ResponseModifier)? {
-        get { self[WebImageContextKeys.DownloadResponseModifier.self] }
-        set { self[WebImageContextKeys.DownloadResponseModifier.self] = newValue }
-    }
-    /// Transforms the downloaded data before decoding (SDWebImage `downloadDecryptor`).
-    public var downloadDecryptor: (any Decryptor)? {
-        get { self[WebImageContextKeys.DownloadDecryptor.self] }
-        set { self[WebImageContextKeys.DownloadDecryptor.self] = newValue }
     }
     /// Rewrites the options and context of this request before it starts.
     public var optionsProcessor: (any OptionsProcessor)? {

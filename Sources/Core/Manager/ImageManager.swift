@@ -8,7 +8,7 @@ public import Foundation
 /// })
 /// ```
 ///
-/// The flow, per request (see `SDWEBIMAGE_REFERENCE.md`, "Manager"):
+/// The flow, per request (SDWebImage's `SDWebImageManager` flow):
 /// 1. A `nil` or empty URL fails at once with ``WebImageError/Code/invalidURL``.
 /// 2. The options processor (the context's, else the manager's) may rewrite options and context.
 /// 3. A URL that failed before and was blocked fails at once with
