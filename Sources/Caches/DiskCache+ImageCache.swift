@@ -2,7 +2,7 @@ public import Foundation
 public import WebImageCore
 
 /// ``DiskCache`` as a one-tier ``ImageCache`` of data: it serves the disk tier and ignores the
-/// memory tier. File work runs on the cache's I/O queue (or on the calling task with
+/// memory tier. File work runs on ``BlockingWorkExecutor/fileIO`` (or on the calling task with
 /// `queryDiskDataSync`).
 ///
 /// Decisions: a hit carries the data and no image (decoding is ``WebImageCache``'s job); a
@@ -15,7 +15,7 @@ extension DiskCache: ImageCache {
         guard cacheType.includesDisk, !Task.isCancelled else { return nil }
         let data = options.contains(.queryDiskDataSync)
             ? self.data(forKey: key)
-            : await ioQueue.run { self.data(forKey: key) }
+            : try? await BlockingWorkExecutor.fileIO.run { self.data(forKey: key) }
         guard let data, !Task.isCancelled else { return nil }
         return ImageCacheResult(image: nil, data: data, cacheType: .disk)
     }
@@ -29,24 +29,24 @@ extension DiskCache: ImageCache {
             throw WebImageError(.invalidArgument, "DiskCache stores encoded data and got none for key \(Self.describe(key)); use WebImageCache to encode images")
         }
         let extendedData = image?.extendedData
-        try await ioQueue.run { try self.setData(data, forKey: key, extendedData: extendedData) }
+        try await BlockingWorkExecutor.fileIO.runUncancellable { try self.setData(data, forKey: key, extendedData: extendedData) }
     }
 
-    /// Removes the entry for `key` when `cacheType` includes disk (on the I/O queue).
+    /// Removes the entry for `key` when `cacheType` includes disk (on ``BlockingWorkExecutor/fileIO``).
     public func removeImage(forKey key: String, cacheType: ImageCacheType) async {
         guard cacheType.includesDisk else { return }
-        await ioQueue.run { self.removeData(forKey: key) }
+        await BlockingWorkExecutor.fileIO.runUncancellable { self.removeData(forKey: key) }
     }
 
     /// ``ImageCacheType/disk`` when `cacheType` includes disk and an entry exists, else `.none`.
     public func containsImage(forKey key: String, cacheType: ImageCacheType) async -> ImageCacheType {
         guard cacheType.includesDisk else { return .none }
-        return await ioQueue.run { self.containsData(forKey: key) } ? .disk : .none
+        return await BlockingWorkExecutor.fileIO.runUncancellable { self.containsData(forKey: key) } ? .disk : .none
     }
 
-    /// Removes every entry when `cacheType` includes disk (on the I/O queue); see ``removeAll()``.
+    /// Removes every entry when `cacheType` includes disk (on ``BlockingWorkExecutor/fileIO``); see ``removeAll()``.
     public func clear(cacheType: ImageCacheType) async {
         guard cacheType.includesDisk else { return }
-        await ioQueue.run { self.removeAll() }
+        await BlockingWorkExecutor.fileIO.runUncancellable { self.removeAll() }
     }
 }

@@ -43,8 +43,8 @@ import Darwin
 /// as it knows.
 ///
 /// Thread-safety: every member may be called from any thread, concurrently. The synchronous
-/// methods do blocking file I/O on the calling thread; the ``ImageCache`` methods run it on the
-/// cache's I/O queue.
+/// methods do blocking file I/O on the calling thread; the ``ImageCache`` methods run it on
+/// ``BlockingWorkExecutor/fileIO``.
 public final class DiskCache: Sendable {
     /// Which date of a file counts for expiry and for "oldest first" (SDWebImage's
     /// `SDImageCacheConfigExpireType`).
@@ -149,8 +149,6 @@ public final class DiskCache: Sendable {
     public let directory: URL
     /// ``directory`` as a file system path.
     let directoryPath: String
-    /// Where the ``ImageCache`` methods (and ``WebImageCache``) run blocking file work.
-    let ioQueue: IOQueue
     let state: Locked<State>
     /// Held by the sweep and by the first listing of the directory, so that only one of them
     /// lists and deletes at a time.
@@ -167,7 +165,6 @@ public final class DiskCache: Sendable {
         while path.count > 1, path.hasSuffix("/") { path.removeLast() }
         self.directory = URL(fileURLWithPath: path, isDirectory: true)
         self.directoryPath = path
-        self.ioQueue = IOQueue(label: "SwiftWebImage.DiskCache.io")
         self.state = Locked(State(config: config))
     }
 

@@ -9,7 +9,7 @@ public import Foundation
 ///
 /// What a conforming type must do:
 /// - **Thread-safety:** every member may be called from any thread, concurrently (the cache
-///   calls them on its own concurrent I/O queue, and on the calling thread for the `...Sync`
+///   calls them on ``BlockingWorkExecutor/fileIO``, and on the calling thread for the `...Sync`
 ///   query options and the synchronous API). Blocking I/O is expected: the cache never calls a
 ///   member from the Swift concurrency pool's threads except for those `...Sync` options.
 /// - **Reads never throw:** ``entry(forKey:)``, ``data(forKey:)`` and ``containsData(forKey:)``

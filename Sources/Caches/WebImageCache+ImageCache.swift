@@ -11,8 +11,10 @@ extension WebImageCache: ImageCache {
     ///   for its data from disk as well (read on the calling task with `queryMemoryDataSync`).
     /// - A disk hit (``ImageCacheType/disk``) carries the data and the decoded image, which is
     ///   promoted to memory; with `avoidDecodeImage` it carries the data only and nothing is
-    ///   decoded. Read and decoded on the I/O queue, or on the calling task with
-    ///   `queryDiskDataSync`.
+    ///   decoded. Read on ``BlockingWorkExecutor/fileIO`` and decoded through the decode stage
+    ///   (``ImageDecodeRequest``) on ``BlockingWorkExecutor/processing``, or both on the calling
+    ///   task with `queryDiskDataSync`. Bad data is removed; data that is only unusable for
+    ///   this request (too large, no coder yet) is kept.
     /// - `decodeFirstFrameOnly` makes an animated hit still; `matchAnimatedImageClass` makes a
     ///   memory hit whose frames are held the other way (lazy vs preloaded) a miss.
     /// - A cancelled task gets `nil`.
@@ -26,7 +28,7 @@ extension WebImageCache: ImageCache {
         let sync = memoryImage != nil ? options.contains(.queryMemoryDataSync) : options.contains(.queryDiskDataSync)
         let result = sync
             ? diskPhase(forKey: key, memoryImage: memoryImage, options: options, context: context)
-            : await ioQueue.run { self.diskPhase(forKey: key, memoryImage: memoryImage, options: options, context: context) }
+            : await diskPhaseInBackground(forKey: key, memoryImage: memoryImage, options: options, context: context)
         return Task.isCancelled ? nil : result
     }
 
@@ -36,7 +38,8 @@ extension WebImageCache: ImageCache {
     ///   for memory when the disk tier is stored too (the next disk hit is promoted); with
     ///   `cacheType` `.memory` alone, data alone is decoded and the image kept.
     /// - Disk: `data`, or the image encoded (see ``WebImageCache``), with the image's extended
-    ///   data. Encoding and writing run on the I/O queue.
+    ///   data. Encoding runs on ``BlockingWorkExecutor/processing``, writing on
+    ///   ``BlockingWorkExecutor/fileIO``; both run even if the calling task is cancelled.
     /// - Throws: ``WebImageError/Code/invalidArgument`` when both are `nil`;
     ///   ``WebImageError/Code/cacheFailure`` when the disk write fails or the image cannot be
     ///   encoded (the memory tier has stored the image by then, and the message says so);
@@ -51,37 +54,32 @@ extension WebImageCache: ImageCache {
             if let image {
                 inMemory = memoryCache.setImage(image, forKey: key)
             } else if let data, !cacheType.includesDisk {
-                let decoded = await ioQueue.run { () -> Result<WebImage, any Error> in
-                    let coder = context.imageCoder ?? self.coder
-                    return Result {
-                        try coder.decode(data, options: ImageDecodeOptions(options: options, context: context, cacheKey: key))
-                    }
-                }
-                let decodedImage: WebImage
+                let stage = decodeRequest(forKey: key, options: options.subtracting(.avoidDecodeImage), context: context)
+                let decodedImage: WebImage?
                 do {
-                    decodedImage = try decoded.get()
+                    decodedImage = try await stage.decodeLoadedData(data, on: .processing)
                 } catch {
                     throw WebImageError(.badImageData, "WebImageCache could not decode \(data.count) bytes stored for memory under key \(DiskCache.describe(key)): \(error)", underlyingError: error as? WebImageError)
                 }
-                memoryCache.setImage(decodedImage, forKey: key)
+                if let decodedImage { memoryCache.setImage(decodedImage, forKey: key) }
             }
         }
         guard cacheType.includesDisk else { return }
         let storedInMemory = inMemory
-        try await ioQueue.run {
-            let bytes: Data
-            if let data {
-                bytes = data
-            } else if let image {
-                do {
-                    bytes = try self.encodedData(for: image, context: context)
-                } catch {
-                    let outcome = storedInMemory ? "was stored in memory only" : "was not stored"
-                    throw WebImageError(.cacheFailure, "WebImageCache: the image for key \(DiskCache.describe(key)) \(outcome): it has no data and could not be encoded for the disk: \(error)", underlyingError: error as? WebImageError)
-                }
-            } else {
-                return
+        let bytes: Data
+        if let data {
+            bytes = data
+        } else if let image {
+            do {
+                bytes = try await BlockingWorkExecutor.processing.runUncancellable { try self.encodedData(for: image, context: context) }
+            } catch {
+                let outcome = storedInMemory ? "was stored in memory only" : "was not stored"
+                throw WebImageError(.cacheFailure, "WebImageCache: the image for key \(DiskCache.describe(key)) \(outcome): it has no data and could not be encoded for the disk: \(error)", underlyingError: error as? WebImageError)
             }
+        } else {
+            return
+        }
+        try await ioExecutor.runUncancellable {
             do {
                 try self.diskStorage.setData(bytes, forKey: key, extendedData: image?.extendedData)
             } catch let error as WebImageError {
@@ -92,16 +90,16 @@ extension WebImageCache: ImageCache {
         }
     }
 
-    /// Removes `key` from the tiers `cacheType` names (disk work on the I/O queue).
+    /// Removes `key` from the tiers `cacheType` names (disk work on ``BlockingWorkExecutor/fileIO``).
     public func removeImage(forKey key: String, cacheType: ImageCacheType) async {
         if cacheType.includesMemory { memoryCache.removeEntry(forKey: key) }
-        if cacheType.includesDisk { await ioQueue.run { self.diskStorage.removeData(forKey: key) } }
+        if cacheType.includesDisk { await ioExecutor.runUncancellable { self.diskStorage.removeData(forKey: key) } }
     }
 
     /// Which tiers hold `key`: `.all` when both do.
     public func containsImage(forKey key: String, cacheType: ImageCacheType) async -> ImageCacheType {
         let inMemory = cacheType.includesMemory && memoryCache.contains(key)
-        let onDisk = cacheType.includesDisk ? await ioQueue.run { self.diskStorage.containsData(forKey: key) } : false
+        let onDisk = cacheType.includesDisk ? await ioExecutor.runUncancellable { self.diskStorage.containsData(forKey: key) } : false
         switch (inMemory, onDisk) {
         case (true, true): return .all
         case (true, false): return .memory
@@ -110,9 +108,9 @@ extension WebImageCache: ImageCache {
         }
     }
 
-    /// Empties the tiers `cacheType` names (disk work on the I/O queue).
+    /// Empties the tiers `cacheType` names (disk work on ``BlockingWorkExecutor/fileIO``).
     public func clear(cacheType: ImageCacheType) async {
         if cacheType.includesMemory { memoryCache.removeAll() }
-        if cacheType.includesDisk { await ioQueue.run { self.diskStorage.removeAll() } }
+        if cacheType.includesDisk { await ioExecutor.runUncancellable { self.diskStorage.removeAll() } }
     }
 }

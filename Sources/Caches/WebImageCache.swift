@@ -12,11 +12,11 @@ public import WebImageCore
 ///
 /// - **Query** (``queryImage(forKey:options:context:cacheType:)``): memory first; a memory hit
 ///   returns at once unless `queryMemoryData` asks for the data from disk too. A disk hit is
-///   decoded through the request's coder (``WebImageContext/imageCoder``) or else ``coder``,
-///   with ``ImageDecodeOptions`` built from the options, context and key (scale factor,
-///   thumbnail size, first frame only, ...), then promoted to memory. Disk work runs on the
-///   cache's I/O queue, or on the calling task with `queryDiskDataSync` (memory miss) or
-///   `queryMemoryDataSync` (memory hit). ``imageFromCache(forKey:options:context:)`` and its
+///   decoded by the decode stage (``ImageDecodeRequest``: the request's coder, else ``coder``;
+///   scale factor, thumbnail size, first frame only, ... from the options, context and key),
+///   then promoted to memory. Disk reads run on ``BlockingWorkExecutor/fileIO`` and decoding on
+///   ``BlockingWorkExecutor/processing``, or both on the calling task with `queryDiskDataSync`
+///   (memory miss) or `queryMemoryDataSync` (memory hit). ``imageFromCache(forKey:options:context:)`` and its
 ///   siblings are the synchronous variants.
 /// - **Store**: the image goes to memory (cost ``WebImage/memoryCost``), the data to disk with
 ///   the image's ``WebImage/extendedData``. Without data the image is encoded through the
@@ -112,9 +112,9 @@ public final class WebImageCache: Sendable {
     public let memoryCache: MemoryCache
     /// The disk tier: every disk read, write and sweep of this cache goes through it.
     public let diskStorage: any DiskStorage
-    /// Where the asynchronous API runs disk work and decoding (its own queue, whatever the
-    /// storage).
-    let ioQueue: IOQueue
+    /// Where the asynchronous API runs blocking disk work (decoding and encoding run on
+    /// ``BlockingWorkExecutor/processing``).
+    let ioExecutor: BlockingWorkExecutor
     private let state: Locked<State>
 
     /// The disk tier when it is the built-in ``DiskCache``; `nil` for a custom ``DiskStorage``.
@@ -161,7 +161,7 @@ public final class WebImageCache: Sendable {
         self.namespace = namespace
         self.memoryCache = MemoryCache(costLimit: config.memoryCostLimit, countLimit: config.memoryCountLimit)
         self.diskStorage = diskStorage
-        self.ioQueue = IOQueue(label: "SwiftWebImage.WebImageCache.io")
+        self.ioExecutor = .fileIO
         self.state = Locked(State(config: config, coder: coder))
         (diskStorage as? DiskCache)?.config = config.diskConfig
     }
@@ -232,36 +232,23 @@ public final class WebImageCache: Sendable {
 
     /// Removes expired disk entries as of now and trims the disk as the storage's policy says
     /// (a ``DiskCache``: to half its limit when over it; see
-    /// ``DiskCache/removeExpiredData(referenceDate:)``). Runs on the I/O queue.
+    /// ``DiskCache/removeExpiredData(referenceDate:)``). Runs on ``BlockingWorkExecutor/fileIO``.
     /// - Returns: The number of entries removed.
     @discardableResult
     public func removeExpiredData() async -> Int {
-        await ioQueue.run { self.diskStorage.removeExpiredData(referenceDate: Date()) }
+        await ioExecutor.runUncancellable { self.diskStorage.removeExpiredData(referenceDate: Date()) }
     }
 
     // MARK: Internals shared by the sync and async APIs
 
-    /// The memory hit for `key`, shaped by the options: `decodeFirstFrameOnly` makes an
-    /// animated image still; `matchAnimatedImageClass` turns a hit of the wrong kind into a miss.
-    func shapedMemoryImage(forKey key: String, options: WebImageOptions) -> WebImage? {
-        memoryCache.image(forKey: key).flatMap { Self.shaped($0, options: options) }
+    /// The decode stage of one query of `key`: the request's coder, else ``coder``.
+    func decodeRequest(forKey key: String, options: WebImageOptions, context: WebImageContext) -> ImageDecodeRequest {
+        ImageDecodeRequest(key: key, options: options, context: context, defaultCoder: coder)
     }
 
-    /// `image` as the options want it, or `nil` when `matchAnimatedImageClass` rejects it.
-    ///
-    /// Decision: SDWebImage matches the image's class to the context's animated image class;
-    /// here the "class" of an animated image is how its frames are held: lazily (the default
-    /// decode) or all decoded (`preloadAllFrames`). A still image always matches.
-    static func shaped(_ image: WebImage, options: WebImageOptions) -> WebImage? {
-        var image = image
-        if options.contains(.decodeFirstFrameOnly), image.isAnimated {
-            image = image.firstFrameOnly
-        }
-        if options.contains(.matchAnimatedImageClass), image.isAnimated,
-           image.isLazilyAnimated == options.contains(.preloadAllFrames) {
-            return nil
-        }
-        return image
+    /// The memory hit for `key`, shaped by the options (see ``ImageDecodeRequest/shaped(_:options:)``).
+    func shapedMemoryImage(forKey key: String, options: WebImageOptions) -> WebImage? {
+        memoryCache.image(forKey: key).flatMap { ImageDecodeRequest.shaped($0, options: options) }
     }
 
     /// Whether a disk hit may be written to memory: the config allows it and the context's
@@ -270,45 +257,53 @@ public final class WebImageCache: Sendable {
         config.shouldCacheImagesInMemory && (context.storeCacheType?.includesMemory ?? true)
     }
 
-    /// The disk part of a query: blocking I/O and decoding on the calling thread.
+    /// The disk part of a query, all on the calling thread (the synchronous API and the
+    /// `...Sync` options).
     /// - Parameter memoryImage: A memory hit for which `queryMemoryData` wants the data.
     func diskPhase(forKey key: String, memoryImage: WebImage?, options: WebImageOptions, context: WebImageContext) -> ImageCacheResult? {
         if let memoryImage {
             return ImageCacheResult(image: memoryImage, data: diskStorage.data(forKey: key), cacheType: .memory)
         }
         guard let entry = diskStorage.entry(forKey: key) else { return nil }
+        if let early = earlyDiskResult(entry, forKey: key, options: options, context: context) { return early }
+        let outcome = decodeRequest(forKey: key, options: options, context: context).decodeCachedData(entry.data, extendedData: entry.extendedData)
+        if case .remove = outcome { diskStorage.removeData(forKey: key) }
+        return diskResult(outcome, entry: entry, forKey: key, context: context)
+    }
+
+    /// The disk part of a query off the calling thread: the read on the file I/O executor, the
+    /// decode on the processing executor. A cancelled task gets `nil`.
+    func diskPhaseInBackground(forKey key: String, memoryImage: WebImage?, options: WebImageOptions, context: WebImageContext) async -> ImageCacheResult? {
+        let storage = diskStorage
+        if let memoryImage {
+            let data = try? await ioExecutor.run { storage.data(forKey: key) }
+            return ImageCacheResult(image: memoryImage, data: data, cacheType: .memory)
+        }
+        guard let entry = try? await ioExecutor.run({ storage.entry(forKey: key) }) else { return nil }
+        if let early = earlyDiskResult(entry, forKey: key, options: options, context: context) { return early }
+        let outcome = await decodeRequest(forKey: key, options: options, context: context)
+            .decodeCachedData(entry.data, extendedData: entry.extendedData, on: .processing)
+        if case .remove = outcome { await ioExecutor.runUncancellable { storage.removeData(forKey: key) } }
+        return diskResult(outcome, entry: entry, forKey: key, context: context)
+    }
+
+    /// A disk hit that needs no decode: data only (`avoidDecodeImage`), or an image another
+    /// query decoded and promoted meanwhile (SDWebImage's special case).
+    private func earlyDiskResult(_ entry: DiskCache.Entry, forKey key: String, options: WebImageOptions, context: WebImageContext) -> ImageCacheResult? {
         if options.contains(.avoidDecodeImage) {
             return ImageCacheResult(image: nil, data: entry.data, cacheType: .disk)
         }
-        let promotes = promotesToMemory(context)
-        // Another query may have decoded the same entry meanwhile (SDWebImage's special case).
-        if promotes, let image = shapedMemoryImage(forKey: key, options: options) {
+        if promotesToMemory(context), let image = shapedMemoryImage(forKey: key, options: options) {
             return ImageCacheResult(image: image, data: entry.data, cacheType: .disk)
         }
-        guard let image = decode(entry, forKey: key, options: options, context: context) else { return nil }
-        if promotes { memoryCache.setImage(image, forKey: key) }
-        return ImageCacheResult(image: image, data: entry.data, cacheType: .disk)
+        return nil
     }
 
-    /// Decodes a disk entry, removing it when its data is bad.
-    func decode(_ entry: DiskCache.Entry, forKey key: String, options: WebImageOptions, context: WebImageContext) -> WebImage? {
-        let coder = context.imageCoder ?? self.coder
-        guard coder.canDecode(entry.data) else {
-            // Data no registered format recognises is not an image: remove it. Data of a known
-            // format may wait for a coder.
-            if ImageFormat.detect(entry.data) == .undefined { diskStorage.removeData(forKey: key) }
-            return nil
-        }
-        do {
-            var image = try coder.decode(entry.data, options: ImageDecodeOptions(options: options, context: context, cacheKey: key))
-            if let extended = entry.extendedData { image.extendedData = extended }
-            return Self.shaped(image, options: options)
-        } catch {
-            // Too large for these options, or cancelled: the file is fine. Anything else: bad data.
-            let keep = (error as? WebImageError)?.code == .imageTooLarge || WebImageError.isCancellation(error)
-            if !keep { diskStorage.removeData(forKey: key) }
-            return nil
-        }
+    /// The result of a decoded disk entry, promoted to memory when allowed.
+    private func diskResult(_ outcome: CachedDataDecodeResult, entry: DiskCache.Entry, forKey key: String, context: WebImageContext) -> ImageCacheResult? {
+        guard let image = outcome.image else { return nil }
+        if promotesToMemory(context) { memoryCache.setImage(image, forKey: key) }
+        return ImageCacheResult(image: image, data: entry.data, cacheType: .disk)
     }
 
     /// The data to write for an image stored without data.

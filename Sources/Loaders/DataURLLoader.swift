@@ -45,7 +45,7 @@ public final class DataURLLoader: ImageLoader {
             }
             body = decrypted
         }
-        let image = try ImageDataDecoding.decode(body, url: url, options: options, context: context, coder: coder)
+        let image = try await ImageDecodeRequest(url: url, options: options, context: context, defaultCoder: coder).decodeLoadedData(body, on: .processing)
         guard !Task.isCancelled else {
             throw WebImageError.cancelled("Operation cancelled by user during loading", url: url)
         }

@@ -185,11 +185,12 @@ public final class Downloader: ImageLoader {
             throw WebImageError.cancelled("Operation cancelled by user before sending the request", url: url)
         }
         let id = nextRequesterID.add(1, ordering: .relaxed).newValue
-        let signature = DecodeSignature(url: url, options: options, context: context)
+        let decode = ImageDecodeRequest(url: url, options: options, context: context, defaultCoder: environment.coder)
+        let sharingKey = decode.sharingKey
         let ticket = RequestTicket(requesterID: id)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ImageLoaderResult, any Error>) in
-                let requester = DownloadRequester(id: id, continuation: continuation, options: options, context: context, progress: progress, signature: signature)
+                let requester = DownloadRequester(id: id, continuation: continuation, options: options, context: context, progress: progress, decode: decode, sharingKey: sharingKey)
                 do {
                     ticket.attach(to: try join(url, requester))
                 } catch {

@@ -41,10 +41,11 @@ public final class FileLoader: ImageLoader {
             throw WebImageError.cancelled("Operation cancelled by user before reading the file", url: url)
         }
         let limit = maximumFileSize
-        let data = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data, any Error>) in
-            DispatchQueue.global(qos: options.contains(.lowPriority) ? .utility : .userInitiated).async {
-                continuation.resume(with: Result { try Self.read(url, limit: limit) })
-            }
+        let data: Data
+        do {
+            data = try await BlockingWorkExecutor.fileIO.run { try Self.read(url, limit: limit) }
+        } catch is CancellationError {
+            throw WebImageError.cancelled("Operation cancelled by user before reading the file", url: url)
         }
         guard !Task.isCancelled else {
             throw WebImageError.cancelled("Operation cancelled by user during loading", url: url)
@@ -57,7 +58,7 @@ public final class FileLoader: ImageLoader {
             }
             body = decrypted
         }
-        let image = try ImageDataDecoding.decode(body, url: url, options: options, context: context, coder: coder)
+        let image = try await ImageDecodeRequest(url: url, options: options, context: context, defaultCoder: coder).decodeLoadedData(body, on: .processing)
         return ImageLoaderResult(image: image, data: body, statusCode: nil, contentType: nil)
     }
 

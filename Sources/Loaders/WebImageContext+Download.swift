@@ -2,11 +2,20 @@ public import WebImageCore
 
 extension WebImageContextKeys {
     /// The key of ``WebImageCore/WebImageContext/downloadRequestModifier``.
-    public enum DownloadRequestModifier: WebImageContextKey { public typealias Value = any WebImageLoaders.RequestModifier }
+    public enum DownloadRequestModifier: WebImageContextKey {
+        public typealias Value = any WebImageLoaders.RequestModifier
+        public static let effect = WebImageContextKeyEffect.load
+    }
     /// The key of ``WebImageCore/WebImageContext/downloadResponseModifier``.
-    public enum DownloadResponseModifier: WebImageContextKey { public typealias Value = any WebImageLoaders.ResponseModifier }
+    public enum DownloadResponseModifier: WebImageContextKey {
+        public typealias Value = any WebImageLoaders.ResponseModifier
+        public static let effect = WebImageContextKeyEffect.load
+    }
     /// The key of ``WebImageCore/WebImageContext/downloadDecryptor``.
-    public enum DownloadDecryptor: WebImageContextKey { public typealias Value = any WebImageLoaders.Decryptor }
+    public enum DownloadDecryptor: WebImageContextKey {
+        public typealias Value = any WebImageLoaders.Decryptor
+        public static let effect = WebImageContextKeyEffect.load
+    }
 }
 
 /// The context keys of the download stage: they live with the loaders that read them, so Core

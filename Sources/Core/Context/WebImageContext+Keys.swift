@@ -1,29 +1,121 @@
 /// The built-in context keys, one per entry of SDWebImage's `SDWebImageContextOption` list
 /// that makes sense off Apple platforms. Use the typed properties on ``WebImageContext``.
 public enum WebImageContextKeys {
-    public enum ImageCache: WebImageContextKey { public typealias Value = any WebImageCore.ImageCache }
-    public enum ImageLoader: WebImageContextKey { public typealias Value = any WebImageCore.ImageLoader }
-    public enum ImageCoder: WebImageContextKey { public typealias Value = any WebImageCore.ImageCoder }
-    public enum ImageTransformer: WebImageContextKey { public typealias Value = any WebImageCore.ImageTransformer }
-    public enum CacheKeyFilter: WebImageContextKey { public typealias Value = any WebImageCore.CacheKeyFilter }
-    public enum CacheSerializer: WebImageContextKey { public typealias Value = any WebImageCore.CacheSerializer }
-    public enum QueryCacheType: WebImageContextKey { public typealias Value = ImageCacheType }
-    public enum StoreCacheType: WebImageContextKey { public typealias Value = ImageCacheType }
-    public enum OriginalQueryCacheType: WebImageContextKey { public typealias Value = ImageCacheType }
-    public enum OriginalStoreCacheType: WebImageContextKey { public typealias Value = ImageCacheType }
-    public enum OriginalImageCache: WebImageContextKey { public typealias Value = any WebImageCore.ImageCache }
-    public enum ImageScaleFactor: WebImageContextKey { public typealias Value = Double }
-    public enum ImageThumbnailPixelSize: WebImageContextKey { public typealias Value = PixelSize }
-    public enum ImagePreserveAspectRatio: WebImageContextKey { public typealias Value = Bool }
-    public enum ImageScaleDownLimitBytes: WebImageContextKey { public typealias Value = Int }
-    public enum ImageForceDecodePolicy: WebImageContextKey { public typealias Value = WebImageCore.ImageForceDecodePolicy }
-    public enum ImageDecodeOptions: WebImageContextKey { public typealias Value = WebImageCore.ImageDecodeOptions }
-    public enum ImageEncodeOptions: WebImageContextKey { public typealias Value = WebImageCore.ImageEncodeOptions }
-    public enum OptionsProcessor: WebImageContextKey { public typealias Value = any WebImageCore.OptionsProcessor }
-    public enum CallbackQueue: WebImageContextKey { public typealias Value = WebImageCore.CallbackQueue }
-    public enum SetImageOperationKey: WebImageContextKey { public typealias Value = String }
-    public enum LoaderCachedImage: WebImageContextKey { public typealias Value = WebImage }
-    public enum ImageCacheKey: WebImageContextKey { public typealias Value = String }
+    /// The key of ``WebImageContext/imageCache``: changes what is loaded, cached or stored.
+    public enum ImageCache: WebImageContextKey {
+        public typealias Value = any WebImageCore.ImageCache
+        public static let effect = WebImageContextKeyEffect.load
+    }
+    /// The key of ``WebImageContext/imageLoader``: changes what is loaded, cached or stored.
+    public enum ImageLoader: WebImageContextKey {
+        public typealias Value = any WebImageCore.ImageLoader
+        public static let effect = WebImageContextKeyEffect.load
+    }
+    /// The key of ``WebImageContext/imageCoder``: changes the decode.
+    public enum ImageCoder: WebImageContextKey {
+        public typealias Value = any WebImageCore.ImageCoder
+        public static let effect = WebImageContextKeyEffect.decode
+    }
+    /// The key of ``WebImageContext/imageTransformer``: changes what is loaded, cached or stored.
+    public enum ImageTransformer: WebImageContextKey {
+        public typealias Value = any WebImageCore.ImageTransformer
+        public static let effect = WebImageContextKeyEffect.load
+    }
+    /// The key of ``WebImageContext/cacheKeyFilter``: changes what is loaded, cached or stored.
+    public enum CacheKeyFilter: WebImageContextKey {
+        public typealias Value = any WebImageCore.CacheKeyFilter
+        public static let effect = WebImageContextKeyEffect.load
+    }
+    /// The key of ``WebImageContext/cacheSerializer``: changes what is loaded, cached or stored.
+    public enum CacheSerializer: WebImageContextKey {
+        public typealias Value = any WebImageCore.CacheSerializer
+        public static let effect = WebImageContextKeyEffect.load
+    }
+    /// The key of ``WebImageContext/queryCacheType``: changes what is loaded, cached or stored.
+    public enum QueryCacheType: WebImageContextKey {
+        public typealias Value = ImageCacheType
+        public static let effect = WebImageContextKeyEffect.load
+    }
+    /// The key of ``WebImageContext/storeCacheType``: changes what is loaded, cached or stored.
+    public enum StoreCacheType: WebImageContextKey {
+        public typealias Value = ImageCacheType
+        public static let effect = WebImageContextKeyEffect.load
+    }
+    /// The key of ``WebImageContext/originalQueryCacheType``: changes what is loaded, cached or stored.
+    public enum OriginalQueryCacheType: WebImageContextKey {
+        public typealias Value = ImageCacheType
+        public static let effect = WebImageContextKeyEffect.load
+    }
+    /// The key of ``WebImageContext/originalStoreCacheType``: changes what is loaded, cached or stored.
+    public enum OriginalStoreCacheType: WebImageContextKey {
+        public typealias Value = ImageCacheType
+        public static let effect = WebImageContextKeyEffect.load
+    }
+    /// The key of ``WebImageContext/originalImageCache``: changes what is loaded, cached or stored.
+    public enum OriginalImageCache: WebImageContextKey {
+        public typealias Value = any WebImageCore.ImageCache
+        public static let effect = WebImageContextKeyEffect.load
+    }
+    /// The key of ``WebImageContext/imageScaleFactor``: changes the decode.
+    public enum ImageScaleFactor: WebImageContextKey {
+        public typealias Value = Double
+        public static let effect = WebImageContextKeyEffect.decode
+    }
+    /// The key of ``WebImageContext/imageThumbnailPixelSize``: changes the decode.
+    public enum ImageThumbnailPixelSize: WebImageContextKey {
+        public typealias Value = PixelSize
+        public static let effect = WebImageContextKeyEffect.decode
+    }
+    /// The key of ``WebImageContext/imagePreserveAspectRatio``: changes the decode.
+    public enum ImagePreserveAspectRatio: WebImageContextKey {
+        public typealias Value = Bool
+        public static let effect = WebImageContextKeyEffect.decode
+    }
+    /// The key of ``WebImageContext/imageScaleDownLimitBytes``: changes the decode.
+    public enum ImageScaleDownLimitBytes: WebImageContextKey {
+        public typealias Value = Int
+        public static let effect = WebImageContextKeyEffect.decode
+    }
+    /// The key of ``WebImageContext/imageForceDecodePolicy``: changes nothing about the image.
+    public enum ImageForceDecodePolicy: WebImageContextKey {
+        public typealias Value = WebImageCore.ImageForceDecodePolicy
+        public static let effect = WebImageContextKeyEffect.none
+    }
+    /// The key of ``WebImageContext/imageDecodeOptions``: changes the decode.
+    public enum ImageDecodeOptions: WebImageContextKey {
+        public typealias Value = WebImageCore.ImageDecodeOptions
+        public static let effect = WebImageContextKeyEffect.decode
+    }
+    /// The key of ``WebImageContext/imageEncodeOptions``: changes what is loaded, cached or stored.
+    public enum ImageEncodeOptions: WebImageContextKey {
+        public typealias Value = WebImageCore.ImageEncodeOptions
+        public static let effect = WebImageContextKeyEffect.load
+    }
+    /// The key of ``WebImageContext/optionsProcessor``: changes nothing about the image.
+    public enum OptionsProcessor: WebImageContextKey {
+        public typealias Value = any WebImageCore.OptionsProcessor
+        public static let effect = WebImageContextKeyEffect.none
+    }
+    /// The key of ``WebImageContext/callbackQueue``: changes nothing about the image.
+    public enum CallbackQueue: WebImageContextKey {
+        public typealias Value = WebImageCore.CallbackQueue
+        public static let effect = WebImageContextKeyEffect.none
+    }
+    /// The key of ``WebImageContext/setImageOperationKey``: changes nothing about the image.
+    public enum SetImageOperationKey: WebImageContextKey {
+        public typealias Value = String
+        public static let effect = WebImageContextKeyEffect.none
+    }
+    /// The key of ``WebImageContext/loaderCachedImage``: changes what is loaded, cached or stored.
+    public enum LoaderCachedImage: WebImageContextKey {
+        public typealias Value = WebImage
+        public static let effect = WebImageContextKeyEffect.load
+    }
+    /// The key of ``WebImageContext/imageCacheKey``: changes the decode.
+    public enum ImageCacheKey: WebImageContextKey {
+        public typealias Value = String
+        public static let effect = WebImageContextKeyEffect.decode
+    }
 }
 
 extension WebImageContext {

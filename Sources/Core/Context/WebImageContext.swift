@@ -15,7 +15,13 @@
 /// manager's or component's default, which wins over the built-in default. Use
 /// ``merging(_:)`` to layer contexts (the argument wins).
 public struct WebImageContext: Sendable {
-    private var storage: [ObjectIdentifier: any Sendable] = [:]
+    /// A value with the effect its key declares.
+    struct Entry: Sendable {
+        let value: any Sendable
+        let effect: WebImageContextKeyEffect
+    }
+
+    private(set) var storage: [ObjectIdentifier: Entry] = [:]
 
     /// An empty context.
     public init() {}
@@ -27,12 +33,9 @@ public struct WebImageContext: Sendable {
 
     /// The value stored under `key`, or `nil` when the key is not set.
     public subscript<Key: WebImageContextKey>(key: Key.Type) -> Key.Value? {
-        get { storage[ObjectIdentifier(key)] as? Key.Value }
-        set { storage[ObjectIdentifier(key)] = newValue }
+        get { storage[ObjectIdentifier(key)]?.value as? Key.Value }
+        set { storage[ObjectIdentifier(key)] = newValue.map { Entry(value: $0, effect: Key.effect) } }
     }
-
-    /// The identifiers of the keys that are set (for the manager's coalescing decision).
-    var keyIdentifiers: Dictionary<ObjectIdentifier, any Sendable>.Keys { storage.keys }
 
     /// Whether no key is set.
     public var isEmpty: Bool { storage.isEmpty }

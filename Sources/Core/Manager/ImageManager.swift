@@ -208,38 +208,17 @@ public final class ImageManager: Sendable {
         return (request, workKey(for: request))
     }
 
-    /// Context keys whose values the work key captures (or that do not change the work).
-    private static let comparableKeys: Set<ObjectIdentifier> = [
-        ObjectIdentifier(WebImageContextKeys.ImageCache.self), ObjectIdentifier(WebImageContextKeys.OriginalImageCache.self),
-        ObjectIdentifier(WebImageContextKeys.ImageLoader.self), ObjectIdentifier(WebImageContextKeys.ImageCoder.self),
-        ObjectIdentifier(WebImageContextKeys.ImageTransformer.self), ObjectIdentifier(WebImageContextKeys.CacheKeyFilter.self),
-        ObjectIdentifier(WebImageContextKeys.QueryCacheType.self), ObjectIdentifier(WebImageContextKeys.StoreCacheType.self),
-        ObjectIdentifier(WebImageContextKeys.OriginalQueryCacheType.self), ObjectIdentifier(WebImageContextKeys.OriginalStoreCacheType.self),
-        ObjectIdentifier(WebImageContextKeys.ImageThumbnailPixelSize.self), ObjectIdentifier(WebImageContextKeys.ImagePreserveAspectRatio.self),
-        ObjectIdentifier(WebImageContextKeys.ImageScaleFactor.self), ObjectIdentifier(WebImageContextKeys.ImageScaleDownLimitBytes.self),
-        ObjectIdentifier(WebImageContextKeys.ImageForceDecodePolicy.self), ObjectIdentifier(WebImageContextKeys.CallbackQueue.self),
-        ObjectIdentifier(WebImageContextKeys.SetImageOperationKey.self), ObjectIdentifier(WebImageContextKeys.ImageCacheKey.self),
-    ]
-
+    /// The work a request resolves to: its cache key, the option flags that change the work,
+    /// and the values of its context keys that change the load or the decode, as the keys
+    /// declare (``WebImageContextKey/effect``). A context that cannot be compared makes the
+    /// request's work its own.
     private func workKey(for request: ImageLoadRequest) -> LoadWorkKey {
-        let context = request.context
-        func identity(_ value: Any?) -> ObjectIdentifier?? {
-            guard let value else { return .some(nil) }
-            // Only class instances have an identity to compare; a struct cannot be coalesced.
-            guard type(of: value) is AnyClass else { return nil }
-            return .some(ObjectIdentifier(value as AnyObject))
-        }
-        let parts = [identity(request.cache), identity(request.originalCache), identity(request.loader), identity(context.imageCoder)]
-        let comparable = context.keyIdentifiers.allSatisfy { Self.comparableKeys.contains($0) }
-        let unique: UInt64? = (comparable && parts.allSatisfy { $0 != nil }) ? nil : coordinator.makeID()
+        let identity = request.context.identity(for: [.load, .decode])
         return LoadWorkKey(
             cacheKey: request.key,
-            options: request.options.rawValue,
-            parts: parts.map { $0 ?? nil },
-            cacheTypes: [request.queryCacheType, request.storeCacheType, request.originalQueryCacheType, request.originalStoreCacheType],
-            scaleFactor: context.imageScaleFactor,
-            scaleDownLimit: context.imageScaleDownLimitBytes,
-            unique: unique
+            options: request.options.subtracting(.workIndependent).rawValue,
+            context: identity,
+            unique: identity == nil ? coordinator.makeID() : nil
         )
     }
 }

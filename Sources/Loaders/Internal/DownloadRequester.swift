@@ -9,8 +9,10 @@ struct DownloadRequester: Sendable {
     let options: WebImageOptions
     let context: WebImageContext
     let progress: ImageLoaderProgressHandler?
-    /// Requesters with equal signatures share one decode; `nil`: decodes alone.
-    let signature: DecodeSignature?
+    /// The requester's decode stage (coder, options, checks).
+    let decode: ImageDecodeRequest
+    /// Requesters with equal keys share one decode; `nil`: decodes alone.
+    let sharingKey: ImageDecodeSharingKey?
 
     /// Whether it asked for partial images.
     var wantsPartialImages: Bool { options.contains(.progressiveLoad) }

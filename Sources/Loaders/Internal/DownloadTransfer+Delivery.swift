@@ -47,16 +47,16 @@ extension DownloadTransfer {
             guard let next else { break }
             let result: Result<ImageLoaderResult, any Error>
             do {
-                let image = try ImageDataDecoding.decode(body, url: url, options: next.options, context: next.context, coder: environment.coder)
+                let image = try await next.decode.decodeLoadedData(body, on: .processing)
                 result = .success(ImageLoaderResult(image: image, data: body, statusCode: statusCode, contentType: contentType))
             } catch {
                 result = .failure(error)
             }
             let served = state.withLock { state -> [DownloadRequester] in
-                guard let signature = next.signature else {
+                guard let sharingKey = next.sharingKey else {
                     return state.requesters.removeValue(forKey: next.id).map { [$0] } ?? []
                 }
-                let sharing = state.requesters.values.filter { $0.signature == signature }
+                let sharing = state.requesters.values.filter { $0.sharingKey == sharingKey }
                 for requester in sharing { state.requesters[requester.id] = nil }
                 return sharing
             }

@@ -180,18 +180,16 @@ extension DownloadTransfer {
     /// claims the data received so far.
     private func makeProgressiveFeed(for requester: DownloadRequester) -> ProgressiveFeed? {
         let bytes = state.withLock { $0.data }
-        let coder = requester.context.imageCoder ?? environment.coder
-        guard let progressive = coder as? any ProgressiveImageCoder else {
+        guard requester.decode.supportsIncrementalDecoding else {
             state.withLock { $0.progressiveSettled = true }
             return nil
         }
-        guard progressive.canIncrementallyDecode(bytes) else {
+        guard let decoder = requester.decode.makeIncrementalDecoder(for: bytes) else {
             // Too few bytes to tell yet: ask again with the next chunk, up to 4 KiB.
             if bytes.count >= 4096 { state.withLock { $0.progressiveSettled = true } }
             return nil
         }
-        let options = ImageDataDecoding.decodeOptions(for: url, options: requester.options, context: requester.context)
-        let made = ProgressiveFeed(decoder: progressive.makeIncrementalDecoder(options: options), label: "SwiftWebImage.Downloader.progressive")
+        let made = ProgressiveFeed(decoder: decoder, label: "SwiftWebImage.Downloader.progressive")
         return state.withLock { state in
             state.progressiveSettled = true
             if state.progressive == nil { state.progressive = made }

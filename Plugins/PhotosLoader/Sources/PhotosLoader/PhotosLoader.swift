@@ -45,8 +45,9 @@ public import WebImageCore
 /// fails with `invalidURL`, undecodable data with the coder's error (`badImageData`,
 /// `unsupportedFormat`, ...), each naming the asset and its file.
 ///
-/// Thread-safety: every method may be called from any thread. Files are read and decoded on a
-/// global dispatch queue, never on the caller's thread.
+/// Thread-safety: every method may be called from any thread. Files are read and decoded on
+/// ``WebImageCore/BlockingWorkExecutor/processing`` through the shared decode stage
+/// (``WebImageCore/ImageDecodeRequest``), never on the caller's thread.
 public final class PhotosLoader: ImageLoader {
     /// Which path served the loads so far.
     public struct Statistics: Sendable, Equatable {
@@ -123,10 +124,11 @@ public final class PhotosLoader: ImageLoader {
         guard !Task.isCancelled else {
             throw WebImageError.cancelled("Operation cancelled by user before reading asset \(asset.identifier)", url: url)
         }
-        let output = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<LoadOutput, any Error>) in
-            DispatchQueue.global(qos: options.contains(.lowPriority) ? .utility : .userInitiated).async {
-                continuation.resume(with: Result { try self.load(asset, url: url, options: options, context: context) })
-            }
+        let output: LoadOutput
+        do {
+            output = try await BlockingWorkExecutor.processing.run { try self.load(asset, url: url, options: options, context: context) }
+        } catch is CancellationError {
+            throw WebImageError.cancelled("Operation cancelled by user before reading asset \(asset.identifier)", url: url)
         }
         guard !Task.isCancelled else {
             throw WebImageError.cancelled("Operation cancelled by user while loading asset \(asset.identifier)", url: url)
@@ -175,7 +177,7 @@ public final class PhotosLoader: ImageLoader {
         var bytesRead: Int64
     }
 
-    /// Reads and decodes `asset` (on a dispatch queue).
+    /// Reads and decodes `asset` (on the processing executor).
     private func load(_ asset: PhotoAsset, url: URL, options: WebImageOptions, context: WebImageContext) throws -> LoadOutput {
         let path = library.path(of: asset)
         let name = "asset \(asset.identifier) (\(asset.relativePath))"
@@ -199,10 +201,10 @@ public final class PhotosLoader: ImageLoader {
             return LoadOutput(image: nil, data: data, bytesRead: Int64(data.count))
         }
 
-        var decodeOptions = ImageDecodeOptions(options: options, context: context, cacheKey: context.imageCacheKey ?? context.cacheKeyFilter?.cacheKey(for: url) ?? url.absoluteString)
-        if decodeOptions.fileExtensionHint == nil {
-            decodeOptions.fileExtensionHint = asset.format.fileExtension
-        }
+        // The shared decode stage; JPEG files go to the plug-in's JPEG coder unless the context names one.
+        let stage = ImageDecodeRequest(url: url, options: options, context: context, defaultCoder: asset.format == .jpeg ? jpegCoder : coder,
+                                       fileExtensionHint: context.imageDecodeOptions?.fileExtensionHint ?? asset.format.fileExtension)
+        let decodeOptions = stage.decodeOptions
 
         if usesEmbeddedThumbnails, let thumbnail = asset.embeddedThumbnail,
            let target = EmbeddedThumbnailDecoding.target(for: asset, options: decodeOptions),
@@ -214,19 +216,12 @@ public final class PhotosLoader: ImageLoader {
         // Otherwise (no usable thumbnail, or one that fails to decode): the whole file.
         let data = try readAll(reader, asset: asset, name: name, url: url)
         counters.withLock { $0.fileLoads += 1; $0.bytesRead += Int64(data.count) }
-        let decoder = context.imageCoder ?? (asset.format == .jpeg ? jpegCoder : coder)
-        let image: WebImage
+        let image: WebImage?
         do {
-            image = try decoder.decode(data, options: decodeOptions)
+            image = try stage.decodeLoadedData(data)
         } catch var error as WebImageError {
             error.message = "Cannot decode \(name): \(error.message)"
-            if error.url == nil { error.url = url }
             throw error
-        } catch {
-            throw WebImageError(.badImageData, "Cannot decode \(name): \(error)", underlyingError: error, url: url)
-        }
-        guard !image.pixelSize.isEmpty else {
-            throw WebImageError(.badImageData, "\(name) decoded to \(image.pixelSize) pixels", url: url)
         }
         return LoadOutput(image: image, data: data, bytesRead: Int64(data.count))
     }

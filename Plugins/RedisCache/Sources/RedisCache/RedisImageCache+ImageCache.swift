@@ -52,34 +52,20 @@ extension RedisImageCache: ImageCache {
             record { $0.hits += 1 }
             return ImageCacheResult(image: nil, data: envelope.data, cacheType: .disk)
         }
-        let coder = context.imageCoder ?? self.coder
-        let decoded = await onCodingQueue { () -> Result<WebImage, any Error> in
-            Result {
-                guard coder.canDecode(envelope.data) else {
-                    throw WebImageError(.unsupportedFormat, "no coder of this cache can decode \(envelope.data.count) bytes of \(ImageFormat.detect(envelope.data)) data")
-                }
-                return try coder.decode(envelope.data, options: ImageDecodeOptions(options: options, context: context, cacheKey: key))
-            }
-        }
-        var image: WebImage
-        switch decoded {
-        case .success(let result):
-            image = result
-        case .failure(let error):
-            // Data of a known format may wait for a coder registered later; an image too large
-            // for these options, or a cancelled decode, says nothing about the value. Anything
-            // else is bad data: remove it.
-            let code = (error as? WebImageError)?.code
-            let unknownFormat = code == .unsupportedFormat && ImageFormat.detect(envelope.data) == .undefined
-            if unknownFormat || (code != .unsupportedFormat && code != .imageTooLarge && !WebImageError.isCancellation(error)) {
-                await discardCorrupt(key: key, redisKey: redisKey, reason: "its data does not decode: \(error)")
-            } else {
-                record { $0.misses += 1 }
-            }
+        // The shared decode stage: coder choice, options, checks, shaping, keep-or-remove.
+        let stage = ImageDecodeRequest(key: key, options: options, context: context, defaultCoder: coder)
+        let image: WebImage
+        switch await stage.decodeCachedData(envelope.data, extendedData: envelope.extendedData, on: .processing) {
+        case .image(let decoded):
+            image = decoded
+        case .keep:
+            record { $0.misses += 1 }
+            return nil
+        case .remove(let error):
+            await discardCorrupt(key: key, redisKey: redisKey, reason: "its data does not decode: \(error)")
             return nil
         }
         if Task.isCancelled { return nil }
-        if let extended = envelope.extendedData { image.extendedData = extended }
         record { $0.hits += 1 }
         if let memory = promotionCache, context.storeCacheType?.includesMemory ?? true, !options.contains(.decodeFirstFrameOnly) {
             memory.setImage(image, forKey: key)
@@ -106,9 +92,8 @@ extension RedisImageCache: ImageCache {
             bytes = data
         } else if let image {
             let coder = context.imageCoder ?? self.coder
-            let encoded = await onCodingQueue { Result { try Self.encodedData(for: image, coder: coder, context: context) } }
             do {
-                bytes = try encoded.get()
+                bytes = try await BlockingWorkExecutor.processing.runUncancellable { try Self.encodedData(for: image, coder: coder, context: context) }
             } catch {
                 record { $0.skippedStores += 1 }
                 throw WebImageError(.cacheFailure, "RedisImageCache did not store key \(Self.describe(key)): the image has no data and could not be encoded: \(error)", underlyingError: error as? WebImageError)

@@ -172,8 +172,6 @@ public final class RedisImageCache: Sendable {
     public let config: Config
     let keyspace: RedisKeyspace
     private let state: Locked<State>
-    /// Where decoding and encoding run: off the callers' tasks, as the disk cache's I/O queue.
-    let codingQueue = DispatchQueue(label: "RedisCache.RedisImageCache.coding", attributes: .concurrent)
 
     /// A cache over `client`.
     /// - Parameters:
@@ -263,13 +261,6 @@ public final class RedisImageCache: Sendable {
         var message = "RedisImageCache \(String(reflecting: config.namespace)) at \(client.configuration.endpoint): \(what)"
         if let webImageError { message += ": \(webImageError.message)" }
         config.logHandler(LogEntry(level: level, message: message, error: webImageError))
-    }
-
-    /// Runs `work` on the coding queue.
-    func onCodingQueue<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
-        await withCheckedContinuation { continuation in
-            codingQueue.async { continuation.resume(returning: work()) }
-        }
     }
 
     /// A key for a message: quoted with escapes, cut after 120 characters.

@@ -11,4 +11,7 @@ public import WebImageCore
 public enum WebPLosslessKey: WebImageContextKey {
     /// `true`: lossless; `false`: lossy.
     public typealias Value = Bool
+    /// It changes the data a cache stores, not the decode: requests that set it equally still
+    /// share their load.
+    public static let effect = WebImageContextKeyEffect.load
 }

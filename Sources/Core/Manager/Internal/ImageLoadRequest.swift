@@ -23,12 +23,10 @@ struct ImageLoadRequest: Sendable {
 /// What identifies the work of a request: requests with equal work keys share one load.
 struct LoadWorkKey: Hashable, Sendable {
     let cacheKey: String
+    /// The option flags that change the work (not the scheduling ones).
     let options: UInt64
-    /// Identities of the cache, original cache, loader and coder instances.
-    let parts: [ObjectIdentifier?]
-    let cacheTypes: [ImageCacheType]
-    let scaleFactor: Double?
-    let scaleDownLimit: Int?
+    /// The context's keys that change the load or the decode; `nil` when not comparable.
+    let context: WebImageContextIdentity?
     /// Set for a request that must not share its work with any other.
     let unique: UInt64?
 }
