@@ -16,7 +16,6 @@ public enum WebImageContextKeys {
     public enum ImageThumbnailPixelSize: WebImageContextKey { public typealias Value = PixelSize }
     public enum ImagePreserveAspectRatio: WebImageContextKey { public typealias Value = Bool }
     public enum ImageScaleDownLimitBytes: WebImageContextKey { public typealias Value = Int }
-    public enum ImageForceDecodePolicy: WebImageContextKey { public typealias Value = WebImageCore.ImageForceDecodePolicy }
     public enum ImageDecodeOptions: WebImageContextKey { public typealias Value = WebImageCore.ImageDecodeOptions }
     public enum ImageEncodeOptions: WebImageContextKey { public typealias Value = WebImageCore.ImageEncodeOptions }
     public enum OptionsProcessor: WebImageContextKey { public typealias Value = any WebImageCore.OptionsProcessor }
@@ -106,11 +105,6 @@ extension WebImageContext {
     public var imageScaleDownLimitBytes: Int? {
         get { self[WebImageContextKeys.ImageScaleDownLimitBytes.self] }
         set { self[WebImageContextKeys.ImageScaleDownLimitBytes.self] = newValue }
-    }
-    /// Whether to force-decode (default `.automatic`).
-    public var imageForceDecodePolicy: ImageForceDecodePolicy? {
-        get { self[WebImageContextKeys.ImageForceDecodePolicy.self] }
-        set { self[WebImageContextKeys.ImageForceDecodePolicy.self] = newValue }
     }
     /// Decode options laid under those derived from the other keys (SDWebImage `imageDecodeOptions`).
     public var imageDecodeOptions: ImageDecodeOptions? {

@@ -217,7 +217,7 @@ public final class ImageManager: Sendable {
         ObjectIdentifier(WebImageContextKeys.OriginalQueryCacheType.self), ObjectIdentifier(WebImageContextKeys.OriginalStoreCacheType.self),
         ObjectIdentifier(WebImageContextKeys.ImageThumbnailPixelSize.self), ObjectIdentifier(WebImageContextKeys.ImagePreserveAspectRatio.self),
         ObjectIdentifier(WebImageContextKeys.ImageScaleFactor.self), ObjectIdentifier(WebImageContextKeys.ImageScaleDownLimitBytes.self),
-        ObjectIdentifier(WebImageContextKeys.ImageForceDecodePolicy.self), ObjectIdentifier(WebImageContextKeys.CallbackQueue.self),
+        ObjectIdentifier(WebImageContextKeys.CallbackQueue.self),
         ObjectIdentifier(WebImageContextKeys.SetImageOperationKey.self), ObjectIdentifier(WebImageContextKeys.ImageCacheKey.self),
     ]
 

@@ -34,7 +34,7 @@ struct DecodeSignature: Hashable, Sendable {
             context.cacheKeyFilter != nil, context.imageCache != nil, context.imageLoader != nil, context.imageTransformer != nil,
             context.cacheSerializer != nil, context.queryCacheType != nil, context.storeCacheType != nil,
             context.originalQueryCacheType != nil, context.originalStoreCacheType != nil, context.originalImageCache != nil,
-            context.imageForceDecodePolicy != nil, context.imageEncodeOptions != nil, context.downloadRequestModifier != nil,
+            context.imageEncodeOptions != nil, context.downloadRequestModifier != nil,
             context.downloadResponseModifier != nil, context.downloadDecryptor != nil, context.optionsProcessor != nil,
             context.callbackQueue != nil, context.setImageOperationKey != nil, context.loaderCachedImage != nil,
         ]
