@@ -119,10 +119,9 @@ public final class WebImageCache: Sendable {
 
     /// The disk tier when it is the built-in ``DiskCache``; `nil` for a custom ``DiskStorage``.
     ///
-    /// Decision: implicitly unwrapped so that code written when the disk tier was always a
-    /// ``DiskCache`` (`cache.diskCache.directory`) still compiles; such code traps on a cache
-    /// made with a custom storage. New code should use ``diskStorage``, or `diskCache?`.
-    public var diskCache: DiskCache! {
+    /// Use it for what only a ``DiskCache`` has (its directory, its file per key, its own
+    /// config); every disk read and write of the cache goes through ``diskStorage``.
+    public var diskCache: DiskCache? {
         diskStorage as? DiskCache
     }
 
@@ -291,7 +290,7 @@ public final class WebImageCache: Sendable {
     }
 
     /// Decodes a disk entry, removing it when its data is bad.
-    func decode(_ entry: DiskCache.Entry, forKey key: String, options: WebImageOptions, context: WebImageContext) -> WebImage? {
+    func decode(_ entry: DiskStorageEntry, forKey key: String, options: WebImageOptions, context: WebImageContext) -> WebImage? {
         let coder = context.imageCoder ?? self.coder
         guard coder.canDecode(entry.data) else {
             // Data no registered format recognises is not an image: remove it. Data of a known

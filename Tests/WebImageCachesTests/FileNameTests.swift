@@ -109,8 +109,8 @@ import WebImageCaches
 
     /// The shared cache lives in the default place; creating it does no I/O (this test never
     /// writes to it).
-    @Test func sharedCacheDirectory() {
-        let directory = WebImageCache.shared.diskCache.directory
+    @Test func sharedCacheDirectory() throws {
+        let directory = try #require(WebImageCache.shared.diskCache).directory
         #expect(directory.lastPathComponent == "default")
         #expect(directory.deletingLastPathComponent().lastPathComponent == "swiftwebimage")
         #expect(WebImageCache.shared.namespace == "default")
