@@ -100,11 +100,6 @@ public final class WebImageCache: Sendable {
         var coder: any ImageCoder
     }
 
-    /// The shared cache, namespace `"default"`, in ``DiskCache/defaultDirectory(namespace:environment:)``
-    /// (`~/.cache/swiftwebimage/default`). Creating it does no I/O. The `SwiftWebImage`
-    /// module puts it in the shared ``CachesManager`` and gives it the shared coders.
-    public static let shared = WebImageCache(namespace: "default")
-
     /// The namespace: the last component of the disk directory for a ``DiskCache`` tier; a
     /// name only for a custom ``DiskStorage``.
     public let namespace: String
@@ -134,8 +129,8 @@ public final class WebImageCache: Sendable {
     ///   - config: The settings.
     ///   - coder: Decodes disk hits and encodes images stored without data, unless a request's
     ///     ``WebImageContext/imageCoder`` overrides it. Default: an empty ``CodersManager``,
-    ///     which decodes nothing; the `SwiftWebImage` module gives the shared cache the shared
-    ///     coders.
+    ///     which decodes nothing: pass `CodersManager.shared` (module `SwiftWebImage`) for the
+    ///     built-in coders, as the shared cache `WebImageCache.shared` of that module does.
     public convenience init(namespace: String = "default", directory: URL? = nil, config: Config = Config(), coder: any ImageCoder = CodersManager()) {
         let diskDirectory = directory.map { $0.appendingPathComponent(DiskCache.directoryName(forNamespace: namespace), isDirectory: true) }
             ?? DiskCache.defaultDirectory(namespace: namespace)
