@@ -108,22 +108,6 @@ public final class DiskCache: Sendable {
         }
     }
 
-    /// An entry read from disk: its data and its extended data.
-    public struct Entry: Sendable, Hashable {
-        /// The stored bytes.
-        public var data: Data
-        /// The extended data stored with them, if any.
-        public var extendedData: Data?
-
-        /// - Parameters:
-        ///   - data: The stored bytes.
-        ///   - extendedData: The extended data.
-        public init(data: Data, extendedData: Data? = nil) {
-            self.data = data
-            self.extendedData = extendedData
-        }
-    }
-
     /// The default size limit: 1 GiB. (SDWebImage's default is unlimited, a known source of
     /// complaints.)
     public static let defaultSizeLimit = 1 << 30
@@ -202,7 +186,7 @@ public final class DiskCache: Sendable {
 
     /// The data and extended data stored under `key`, read from the same file.
     /// - Returns: The entry, or `nil` on a miss.
-    public func entry(forKey key: String) -> Entry? {
+    public func entry(forKey key: String) -> DiskStorageEntry? {
         readEntry(forKey: key, withExtendedData: true)
     }
 
@@ -246,27 +230,27 @@ public final class DiskCache: Sendable {
         return locations
     }
 
-    func readEntry(forKey key: String, withExtendedData: Bool) -> Entry? {
+    func readEntry(forKey key: String, withExtendedData: Bool) -> DiskStorageEntry? {
         let name = Self.fileName(forKey: key)
         let touches = state.withLock { $0.config.expireType == .accessDate }
         let now = FileIO.now()
-        let entry: Entry? = FileIO.withOpenedFile(directoryPath + "/" + name) { fd, info in
+        let entry: DiskStorageEntry? = FileIO.withOpenedFile(directoryPath + "/" + name) { fd, info in
             guard let data = FileIO.readAll(fd, size: Int(info.st_size)) else { return nil }
             let extended = withExtendedData ? readExtendedData(fd: fd, directory: directoryPath, name: name) : nil
             if touches, now - FileIO.fileTimes(info).access > Self.accessTimeResolution {
                 FileIO.touchAccessTime(fd)
             }
-            return Entry(data: data, extendedData: extended)
+            return DiskStorageEntry(data: data, extendedData: extended)
         }
         if let entry {
             state.withLock { $0.index?.recordRead(name, time: now) }
             return entry
         }
         for location in readOnlyLocations(for: name) {
-            let entry: Entry? = FileIO.withOpenedFile(location.directory + "/" + location.name) { fd, info in
+            let entry: DiskStorageEntry? = FileIO.withOpenedFile(location.directory + "/" + location.name) { fd, info in
                 guard let data = FileIO.readAll(fd, size: Int(info.st_size)) else { return nil }
                 let extended = withExtendedData ? readExtendedData(fd: fd, directory: location.directory, name: location.name) : nil
-                return Entry(data: data, extendedData: extended)
+                return DiskStorageEntry(data: data, extendedData: extended)
             }
             if let entry { return entry }
         }

@@ -29,7 +29,7 @@ public import Foundation
 public protocol DiskStorage: AnyObject, Sendable {
     /// The data and extended data stored for `key`, read together.
     /// - Returns: `nil` when `key` is missing, expired, or its entry cannot be read.
-    func entry(forKey key: String) -> DiskCache.Entry?
+    func entry(forKey key: String) -> DiskStorageEntry?
 
     /// The data stored for `key`, without its extended data.
     /// - Returns: `nil` when `key` is missing, expired, or its entry cannot be read.

@@ -100,11 +100,6 @@ public final class WebImageCache: Sendable {
         var coder: any ImageCoder
     }
 
-    /// The shared cache, namespace `"default"`, in ``DiskCache/defaultDirectory(namespace:environment:)``
-    /// (`~/.cache/swiftwebimage/default`). Creating it does no I/O. The `SwiftWebImage`
-    /// module puts it in the shared ``CachesManager`` and gives it the shared coders.
-    public static let shared = WebImageCache(namespace: "default")
-
     /// The namespace: the last component of the disk directory for a ``DiskCache`` tier; a
     /// name only for a custom ``DiskStorage``.
     public let namespace: String
@@ -119,10 +114,9 @@ public final class WebImageCache: Sendable {
 
     /// The disk tier when it is the built-in ``DiskCache``; `nil` for a custom ``DiskStorage``.
     ///
-    /// Decision: implicitly unwrapped so that code written when the disk tier was always a
-    /// ``DiskCache`` (`cache.diskCache.directory`) still compiles; such code traps on a cache
-    /// made with a custom storage. New code should use ``diskStorage``, or `diskCache?`.
-    public var diskCache: DiskCache! {
+    /// Use it for what only a ``DiskCache`` has (its directory, its file per key, its own
+    /// config); every disk read and write of the cache goes through ``diskStorage``.
+    public var diskCache: DiskCache? {
         diskStorage as? DiskCache
     }
 
@@ -135,8 +129,8 @@ public final class WebImageCache: Sendable {
     ///   - config: The settings.
     ///   - coder: Decodes disk hits and encodes images stored without data, unless a request's
     ///     ``WebImageContext/imageCoder`` overrides it. Default: an empty ``CodersManager``,
-    ///     which decodes nothing; the `SwiftWebImage` module gives the shared cache the shared
-    ///     coders.
+    ///     which decodes nothing: pass `CodersManager.shared` (module `SwiftWebImage`) for the
+    ///     built-in coders, as the shared cache `WebImageCache.shared` of that module does.
     public convenience init(namespace: String = "default", directory: URL? = nil, config: Config = Config(), coder: any ImageCoder = CodersManager()) {
         let diskDirectory = directory.map { $0.appendingPathComponent(DiskCache.directoryName(forNamespace: namespace), isDirectory: true) }
             ?? DiskCache.defaultDirectory(namespace: namespace)
@@ -289,7 +283,7 @@ public final class WebImageCache: Sendable {
 
     /// A disk hit that needs no decode: data only (`avoidDecodeImage`), or an image another
     /// query decoded and promoted meanwhile (SDWebImage's special case).
-    private func earlyDiskResult(_ entry: DiskCache.Entry, forKey key: String, options: WebImageOptions, context: WebImageContext) -> ImageCacheResult? {
+    private func earlyDiskResult(_ entry: DiskStorageEntry, forKey key: String, options: WebImageOptions, context: WebImageContext) -> ImageCacheResult? {
         if options.contains(.avoidDecodeImage) {
             return ImageCacheResult(image: nil, data: entry.data, cacheType: .disk)
         }
@@ -300,7 +294,7 @@ public final class WebImageCache: Sendable {
     }
 
     /// The result of a decoded disk entry, promoted to memory when allowed.
-    private func diskResult(_ outcome: CachedDataDecodeResult, entry: DiskCache.Entry, forKey key: String, context: WebImageContext) -> ImageCacheResult? {
+    private func diskResult(_ outcome: CachedDataDecodeResult, entry: DiskStorageEntry, forKey key: String, context: WebImageContext) -> ImageCacheResult? {
         guard let image = outcome.image else { return nil }
         if promotesToMemory(context) { memoryCache.setImage(image, forKey: key) }
         return ImageCacheResult(image: image, data: entry.data, cacheType: .disk)

@@ -1,6 +1,7 @@
 // The shared instances. `WebImageCore` knows no concrete coder, cache or loader, so the shared
-// managers, filled with the built-in members, are declared here in the umbrella module: every
-// app and plug-in that imports `SwiftWebImage` sees the same instances.
+// managers, filled with the built-in members, and the shared downloader and image cache, made
+// with the shared coders, are declared here in the umbrella module: every app and plug-in that
+// imports `SwiftWebImage` sees the same instances, wired from their first use.
 
 extension CodersManager {
     /// The shared coders manager, holding the built-in coders. Register a custom coder at
@@ -28,6 +29,15 @@ extension Downloader {
     public static let shared = Downloader(coder: CodersManager.shared)
 }
 
+extension WebImageCache {
+    /// The shared cache (SDWebImage's `SDImageCache.sharedImageCache`): namespace `"default"`,
+    /// memory + disk in `$XDG_CACHE_HOME/swiftwebimage/default` (or
+    /// `~/.cache/swiftwebimage/default`), decoding disk hits and encoding images stored without
+    /// data with ``CodersManager/shared`` from the first use, whatever is touched first.
+    /// Creating it does no I/O. It is the built-in member of ``CachesManager/shared``.
+    public static let shared = WebImageCache(namespace: "default", coder: CodersManager.shared)
+}
+
 extension CachesManager {
     /// The shared caches manager. Add a third-party cache with `CachesManager.shared.add(...)`;
     /// it becomes the highest member (queried first, and with the default store policy the one
@@ -45,12 +55,7 @@ enum BuiltInComponents {
     static var loaders: [any ImageLoader] {
         [Downloader.shared, FileLoader(coder: CodersManager.shared), DataURLLoader(coder: CodersManager.shared)]
     }
-    /// `WebImageCache.shared` is declared in WebImageCaches, which cannot see the shared coders;
-    /// the umbrella hands them to it when the shared caches manager is made.
-    static var caches: [any ImageCache] {
-        WebImageCache.shared.coder = CodersManager.shared
-        return [WebImageCache.shared]
-    }
+    static var caches: [any ImageCache] { [WebImageCache.shared] }
 }
 
 extension ImageManager {

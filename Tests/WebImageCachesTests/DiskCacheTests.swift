@@ -45,7 +45,7 @@ import Glibc
         let cache = makeCache(DiskCache.Config(extendedDataStorage: storage))
         let sidecar = root.appending("cache").appendingPathComponent(".ext-" + DiskCache.fileName(forKey: "k")).path
         try cache.setData(Self.bytes(100, seed: 1), forKey: "k", extendedData: Data("meta".utf8))
-        #expect(cache.entry(forKey: "k") == DiskCache.Entry(data: Self.bytes(100, seed: 1), extendedData: Data("meta".utf8)))
+        #expect(cache.entry(forKey: "k") == DiskStorageEntry(data: Self.bytes(100, seed: 1), extendedData: Data("meta".utf8)))
         #expect(cache.extendedData(forKey: "k") == Data("meta".utf8))
         let usesSidecar = FileManager.default.fileExists(atPath: sidecar)
         switch storage {
@@ -65,7 +65,7 @@ import Glibc
         #expect(cache.entry(forKey: "k")?.extendedData == Data("other".utf8))
         // A store without extended data drops the old one (no stale sidecar or attribute).
         try cache.setData(Self.bytes(5, seed: 3), forKey: "k")
-        #expect(cache.entry(forKey: "k") == DiskCache.Entry(data: Self.bytes(5, seed: 3), extendedData: nil))
+        #expect(cache.entry(forKey: "k") == DiskStorageEntry(data: Self.bytes(5, seed: 3), extendedData: nil))
         #expect(!FileManager.default.fileExists(atPath: sidecar))
         try cache.setData(Self.bytes(5, seed: 3), forKey: "k", extendedData: Data("again".utf8))
         try cache.setExtendedData(nil, forKey: "k")

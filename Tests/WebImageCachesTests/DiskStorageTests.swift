@@ -8,7 +8,7 @@ import WebImageCore
 /// ``WebImageCache`` makes of a custom disk tier.
 final class InMemoryDiskStorage: DiskStorage {
     private struct State {
-        var entries: [String: DiskCache.Entry] = [:]
+        var entries: [String: DiskStorageEntry] = [:]
         var calls: [String] = []
         var failWrites = false
         var sweptAt: Date?
@@ -33,14 +33,14 @@ final class InMemoryDiskStorage: DiskStorage {
         }
     }
 
-    func entry(forKey key: String) -> DiskCache.Entry? { record("entry \(key)") { $0.entries[key] } }
+    func entry(forKey key: String) -> DiskStorageEntry? { record("entry \(key)") { $0.entries[key] } }
     func data(forKey key: String) -> Data? { record("data \(key)") { $0.entries[key]?.data } }
     func containsData(forKey key: String) -> Bool { record("contains \(key)") { $0.entries[key] != nil } }
 
     func setData(_ data: Data, forKey key: String, extendedData: Data?) throws {
         try record("set \(key)") { state in
             if state.failWrites { throw WebImageError(.cacheFailure, "in-memory storage refuses key \(key)") }
-            state.entries[key] = DiskCache.Entry(data: data, extendedData: extendedData)
+            state.entries[key] = DiskStorageEntry(data: data, extendedData: extendedData)
         }
     }
 
@@ -80,7 +80,7 @@ final class InMemoryDiskStorage: DiskStorage {
         image.extendedData = Data("ext".utf8)
         try await cache.store(image, data: Self.data, forKey: "k")
         #expect(storage.calls == ["set k"])
-        #expect(storage.entry(forKey: "k") == DiskCache.Entry(data: Self.data, extendedData: Data("ext".utf8)))
+        #expect(storage.entry(forKey: "k") == DiskStorageEntry(data: Self.data, extendedData: Data("ext".utf8)))
 
         let hit = try #require(await cache.queryImage(forKey: "k"))
         #expect(hit.cacheType == .disk && hit.data == Self.data)
@@ -160,6 +160,18 @@ final class InMemoryDiskStorage: DiskStorage {
         cache.config = config
         #expect(cache.memoryCache.countLimit == 3)
         #expect(cache.config.maxDiskSize == 1)
+    }
+
+    /// `diskCache` is an optional, never a trap: `nil` over a custom storage, the storage itself
+    /// over a `DiskCache` (given, or made from a directory).
+    @Test func diskCacheIsTheDiskTierOnlyWhenItIsADiskCache() {
+        let custom: DiskCache? = makeCache(InMemoryDiskStorage()).diskCache
+        #expect(custom == nil)
+        let disk = DiskCache(directory: root.appending("given"))
+        #expect(WebImageCache(diskStorage: disk).diskCache === disk)
+        let made = WebImageCache(namespace: "made", directory: root.url)
+        #expect(made.diskCache?.directory.lastPathComponent == "made")
+        #expect(made.diskCache === made.diskStorage as? DiskCache)
     }
 
     /// A `DiskCache` given as the storage takes the disk fields of the config, at init and on

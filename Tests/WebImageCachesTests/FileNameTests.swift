@@ -106,13 +106,4 @@ import WebImageCaches
         let hostile = DiskCache.defaultDirectory(namespace: "../../etc", environment: ["HOME": "/home/someone"])
         #expect(hostile.deletingLastPathComponent().path == "/home/someone/.cache/swiftwebimage")
     }
-
-    /// The shared cache lives in the default place; creating it does no I/O (this test never
-    /// writes to it).
-    @Test func sharedCacheDirectory() {
-        let directory = WebImageCache.shared.diskCache.directory
-        #expect(directory.lastPathComponent == "default")
-        #expect(directory.deletingLastPathComponent().lastPathComponent == "swiftwebimage")
-        #expect(WebImageCache.shared.namespace == "default")
-    }
 }

@@ -169,7 +169,7 @@ import WebImageCore
         #expect(cache.imageFromMemoryCache(forKey: "k2") == nil)
     }
 
-    @Test func configChangesReachTheTiers() {
+    @Test func configChangesReachTheTiers() throws {
         let cache = makeCache()
         var config = cache.config
         config.memoryCostLimit = 1234
@@ -179,8 +179,9 @@ import WebImageCore
         config.diskExpireType = .creationDate
         cache.config = config
         #expect(cache.memoryCache.costLimit == 1234 && cache.memoryCache.countLimit == 5)
-        #expect(cache.diskCache.config.sizeLimit == 999 && cache.diskCache.config.maxAge == 60)
-        #expect(cache.diskCache.config.expireType == .creationDate)
+        let diskConfig = try #require(cache.diskCache).config
+        #expect(diskConfig.sizeLimit == 999 && diskConfig.maxAge == 60)
+        #expect(diskConfig.expireType == .creationDate)
     }
 
     /// Without data, a still image is encoded through the coder: PNG when it has alpha, JPEG
@@ -230,7 +231,7 @@ import WebImageCore
         case "empty": Data()
         default: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0, count: 32))  // PNG signature
         }
-        try cache.diskCache.setData(bytes, forKey: "k")
+        try #require(cache.diskCache).setData(bytes, forKey: "k")
         for options in [WebImageOptions(), .queryDiskDataSync] {
             #expect(await cache.queryImage(forKey: "k", options: options, context: WebImageContext(), cacheType: .all) == nil)
         }

@@ -1,7 +1,11 @@
 /// Where an image is cached or should be looked up (SDWebImage's `SDImageCacheType`).
 ///
-/// As a query or store parameter it says which tiers to use; as a result it says where the
-/// image was found (`.none`: not cached, freshly loaded).
+/// Two roles in one type. As a parameter (`cacheType:`, ``WebImageContext/queryCacheType``, ...)
+/// it is a set of tiers: `.memory`, `.disk`, both (`.all`), or none (`.none`: skip the cache).
+/// As a result (``ImageCacheResult/cacheType``, `containsImage`) it is the source: the tier the
+/// image came from, `.none` meaning not cached (freshly loaded). The trap: on an optional (the
+/// context's keys), a bare `.none` is `nil`, "not set", so the default tiers are used: write
+/// `ImageCacheType.none` in full (the compiler warns about the bare form).
 public enum ImageCacheType: Int, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// No cache: as a parameter, skip the cache; as a result, the image came from the loader.
     case none
@@ -17,6 +21,7 @@ public enum ImageCacheType: Int, Hashable, Sendable, CaseIterable, CustomStringC
     /// Whether this type includes the disk tier.
     public var includesDisk: Bool { self == .disk || self == .all }
 
+    /// The case's name (`"none"`, `"memory"`, `"disk"`, `"all"`).
     public var description: String {
         switch self {
         case .none: "none"

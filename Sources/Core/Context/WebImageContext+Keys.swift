@@ -76,11 +76,6 @@ public enum WebImageContextKeys {
         public typealias Value = Int
         public static let effect = WebImageContextKeyEffect.decode
     }
-    /// The key of ``WebImageContext/imageForceDecodePolicy``: changes nothing about the image.
-    public enum ImageForceDecodePolicy: WebImageContextKey {
-        public typealias Value = WebImageCore.ImageForceDecodePolicy
-        public static let effect = WebImageContextKeyEffect.none
-    }
     /// The key of ``WebImageContext/imageDecodeOptions``: changes the decode.
     public enum ImageDecodeOptions: WebImageContextKey {
         public typealias Value = WebImageCore.ImageDecodeOptions
@@ -198,11 +193,6 @@ extension WebImageContext {
     public var imageScaleDownLimitBytes: Int? {
         get { self[WebImageContextKeys.ImageScaleDownLimitBytes.self] }
         set { self[WebImageContextKeys.ImageScaleDownLimitBytes.self] = newValue }
-    }
-    /// Whether to force-decode (default `.automatic`).
-    public var imageForceDecodePolicy: ImageForceDecodePolicy? {
-        get { self[WebImageContextKeys.ImageForceDecodePolicy.self] }
-        set { self[WebImageContextKeys.ImageForceDecodePolicy.self] = newValue }
     }
     /// Decode options laid under those derived from the other keys (SDWebImage `imageDecodeOptions`).
     public var imageDecodeOptions: ImageDecodeOptions? {

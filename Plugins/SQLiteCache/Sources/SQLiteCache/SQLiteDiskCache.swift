@@ -193,7 +193,7 @@ public final class SQLiteDiskCache: Sendable {
     /// The data and extended data stored under `key`, read together. The entry becomes the most
     /// recently used.
     /// - Returns: The entry, or `nil` on a miss, an expired entry, or any read problem.
-    public func entry(forKey key: String) -> DiskCache.Entry? {
+    public func entry(forKey key: String) -> DiskStorageEntry? {
         // Twice at most: a value file may be replaced between the lookup and the read.
         for _ in 0..<2 {
             let found: Lookup
@@ -206,10 +206,10 @@ public final class SQLiteDiskCache: Sendable {
             case .miss:
                 return nil
             case .inline(let data, let extended):
-                return DiskCache.Entry(data: data, extendedData: extended)
+                return DiskStorageEntry(data: data, extendedData: extended)
             case .file(let name, let size, let extended):
                 if let data = files.contents(of: name, expectedSize: size) {
-                    return DiskCache.Entry(data: data, extendedData: extended)
+                    return DiskStorageEntry(data: data, extendedData: extended)
                 }
                 // Missing or of the wrong size: broken if the row still names it; else the entry
                 // was replaced or removed meanwhile, so look again.

@@ -33,7 +33,7 @@ import WebImageTestSupport
         #expect(storage.entry(forKey: "k") == nil && !storage.containsData(forKey: "k"))
         try storage.setData(Data(count: 100), forKey: "k", extendedData: Data("ext".utf8))
         try storage.setData(Data(count: 50_000), forKey: "large", extendedData: nil)
-        #expect(storage.entry(forKey: "k") == DiskCache.Entry(data: Data(count: 100), extendedData: Data("ext".utf8)))
+        #expect(storage.entry(forKey: "k") == DiskStorageEntry(data: Data(count: 100), extendedData: Data("ext".utf8)))
         #expect(storage.data(forKey: "large") == Data(count: 50_000))
         #expect(storage.totalCount() == 2)
         #expect(storage.totalSize() >= 50_100)
