@@ -60,7 +60,7 @@ import WebImageCore
 /// connection has committed since (`PRAGMA data_version`).
 ///
 /// Thread-safety: every member may be called from any thread, concurrently. Every method does
-/// blocking I/O on the calling thread; ``SQLiteImageCache`` calls them on its own queue.
+/// blocking I/O on the calling thread; ``SQLiteImageCache`` calls them on the core's bounded executors.
 public final class SQLiteDiskCache: Sendable {
     /// Which time of an entry counts for expiry.
     public enum ExpireType: String, Sendable, Hashable, CaseIterable {

@@ -12,7 +12,7 @@ extension SQLiteImageCache: ImageCache {
     ///   for its data as well (read on the calling task with `queryMemoryDataSync`).
     /// - A SQLite hit (``ImageCacheType/disk``) carries the data and the decoded image, which is
     ///   promoted to memory; with `avoidDecodeImage`, the data only. Read and decoded on the
-    ///   cache's queue, or on the calling task with `queryDiskDataSync`.
+    ///   core's bounded executors, or on the calling task with `queryDiskDataSync`.
     /// - Decision: while the config leaves memory out, the memory tier is not read either
     ///   (images put there before, or directly, are not hits); every hit comes from SQLite.
     /// - A cancelled task gets `nil`.
@@ -26,7 +26,7 @@ extension SQLiteImageCache: ImageCache {
     /// - Memory: the image, when the config keeps images in memory. Data alone is decoded for
     ///   memory only when SQLite is not stored too (the next SQLite hit is promoted).
     /// - SQLite: `data`, or the image encoded (see ``SQLiteImageCache``), with the image's
-    ///   ``WebImage/extendedData``. Encoding and writing run on the cache's queue.
+    ///   ``WebImage/extendedData``. Encoding and writing run on the core's bounded executors.
     /// - Throws: ``WebImageError/Code/invalidArgument`` when both are `nil`;
     ///   ``WebImageError/Code/cacheFailure`` when the write fails or the image cannot be encoded
     ///   (the memory tier has stored the image by then, and the message says so);
@@ -36,7 +36,7 @@ extension SQLiteImageCache: ImageCache {
         try await core.store(image, data: data, forKey: key, options: options, context: context, cacheType: cacheType)
     }
 
-    /// Removes `key` from the tiers `cacheType` names (SQLite work on the cache's queue).
+    /// Removes `key` from the tiers `cacheType` names (SQLite work on the core's bounded executors).
     public func removeImage(forKey key: String, cacheType: ImageCacheType) async {
         await core.removeImage(forKey: key, cacheType: cacheType)
     }
@@ -46,7 +46,7 @@ extension SQLiteImageCache: ImageCache {
         await core.containsImage(forKey: key, cacheType: cacheType)
     }
 
-    /// Empties the tiers `cacheType` names (SQLite work on the cache's queue).
+    /// Empties the tiers `cacheType` names (SQLite work on the core's bounded executors).
     public func clear(cacheType: ImageCacheType) async {
         await core.clear(cacheType: cacheType)
     }

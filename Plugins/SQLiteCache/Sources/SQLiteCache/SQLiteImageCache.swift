@@ -34,7 +34,9 @@ public import SwiftWebImage
 /// directory, a ``Config`` whose disk part is ``SQLiteDiskCache/Config``, the shared coders as
 /// the default coder, and expiry by the database's clock.
 ///
-/// Blocking work (SQLite, value files, decoding, encoding) runs on the inner cache's I/O queue,
+/// Blocking work runs on the core's bounded executors (SQLite and value files on
+/// ``WebImageCore/BlockingWorkExecutor/fileIO``, decoding and encoding on
+/// ``WebImageCore/BlockingWorkExecutor/processing``),
 /// or on the calling task with `queryDiskDataSync` (memory miss) and `queryMemoryDataSync`
 /// (memory hit), as SDWebImage does. See ``SQLiteDiskCache`` for the database: one serialized
 /// connection, WAL, inline and file-backed values, LRU trimming, expiry, crash safety.
@@ -77,9 +79,6 @@ public final class SQLiteImageCache: Sendable {
     /// The cache that does the work: memory in front of ``diskCache``. It holds the memory
     /// settings and the coder; ``diskCache`` holds the disk settings.
     let core: WebImageCache
-    /// Where ``removeExpiredData()`` runs (the inner cache's queue is internal to the core, and
-    /// its sweep uses the system clock, not the database's).
-    let queue = BlockingQueue(label: "SwiftWebImage.SQLiteImageCache.io")
 
     /// A cache whose database lives in `directory` (created on first use; creating the cache
     /// does no I/O).
@@ -176,11 +175,11 @@ public final class SQLiteImageCache: Sendable {
     }
 
     /// Removes expired entries and orphan value files as of now by the database's clock; see
-    /// ``SQLiteDiskCache/removeExpiredData(referenceDate:)``. Runs on the cache's queue.
+    /// ``SQLiteDiskCache/removeExpiredData(referenceDate:)``. Runs on ``WebImageCore/BlockingWorkExecutor/fileIO``.
     /// - Returns: The number of entries removed.
     @discardableResult
     public func removeExpiredData() async -> Int {
-        await queue.run { self.diskCache.removeExpiredData() }
+        await BlockingWorkExecutor.fileIO.runUncancellable { self.diskCache.removeExpiredData() }
     }
 
     /// The inner cache's settings: the memory fields of `config`. Its disk fields stay at their

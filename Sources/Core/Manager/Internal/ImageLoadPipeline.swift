@@ -75,7 +75,7 @@ struct ImageLoadPipeline: Sendable {
                 let original = await request.originalCache.queryImage(forKey: request.originalKey, options: options, context: request.context, cacheType: request.originalQueryCacheType)
                 try checkCancellation("querying the cache")
                 if let original, let image = original.image {
-                    let (output, transformed) = try transformIfAllowed(image)
+                    let (output, transformed) = try await transformIfAllowed(image)
                     var stores: [StoreAction] = []
                     if request.storeCacheType != .none {
                         let data = transformed ? serializedData(for: output, originalData: nil) : (serializedData(for: output, originalData: original.data) ?? original.data)
@@ -143,7 +143,7 @@ struct ImageLoadPipeline: Sendable {
         }
 
         var stores: [StoreAction] = []
-        let (output, transformed) = try transformIfAllowed(image)
+        let (output, transformed) = try await transformIfAllowed(image)
         try checkCancellation("transforming")
         if transformed {
             if request.originalStoreCacheType != .none {
@@ -165,14 +165,18 @@ struct ImageLoadPipeline: Sendable {
     /// Applies the transformer unless the request has none or the image is animated (without
     /// `transformAnimatedImage`) or vector (without `transformVectorImage`).
     /// - Returns: The image and whether it was transformed.
-    private func transformIfAllowed(_ image: WebImage) throws -> (WebImage, Bool) {
+    /// The transformer runs on ``BlockingWorkExecutor/processing``, off the concurrency pool.
+    private func transformIfAllowed(_ image: WebImage) async throws -> (WebImage, Bool) {
         guard let transformer = request.transformer else { return (image, false) }
         if image.isAnimated, !request.options.contains(.transformAnimatedImage) { return (image, false) }
         if image.metadata.contains(.vector), !request.options.contains(.transformVectorImage) { return (image, false) }
+        let key = request.key
         do {
-            var output = try transformer.transform(image, forKey: request.key)
+            var output = try await BlockingWorkExecutor.processing.run { try transformer.transform(image, forKey: key) }
             output.metadata.insert(.transformed)
             return (output, true)
+        } catch is CancellationError {
+            throw WebImageError.cancelled("Operation cancelled by user before transforming", url: request.url)
         } catch let error as WebImageError {
             throw error.url == nil ? WebImageError(error.code, error.message, underlyingError: error.underlyingError, url: request.url) : error
         } catch {
