@@ -32,12 +32,18 @@ public import Foundation
 ///    A cache serializer (context, else manager) may choose the stored data. The result is
 ///    delivered before the stores finish, unless `waitStoreCache`.
 ///
-/// Coalescing: concurrent requests that resolve to the same work (same cache key, options,
-/// cache, loader and coder instances and cache types) share one run: one loader request, one
-/// decode, one transform. A request whose context carries values that cannot be compared
-/// (request or response modifiers, a decryptor, a serializer, a coder or cache that is a
-/// struct, or plug-in keys) runs on its own. Cancelling one requester never affects the
+/// Coalescing: concurrent requests that resolve to the same work share one run: one loader
+/// request, one decode, one transform. The work is the cache key, the option flags that change
+/// the image (not the scheduling ones such as `lowPriority` or `retryFailed`), and the values of
+/// the context keys whose ``WebImageContextKey/effect`` is ``WebImageContextKeyEffect/load`` or
+/// ``WebImageContextKeyEffect/decode`` (compared by equality, or by instance for classes). A
+/// request whose context holds a key of ``WebImageContextKeyEffect/unknown`` effect, or such a
+/// value that cannot be compared, runs on its own. Cancelling one requester never affects the
 /// others; when the last one cancels, the run is cancelled and the loader sees it.
+///
+/// Where work runs: loaders and caches decode through ``ImageDecodeRequest`` on
+/// ``BlockingWorkExecutor/processing``, and the transformer runs there too, so CPU-heavy work
+/// never occupies the Swift concurrency pool and a memory hit is answered while it runs.
 ///
 /// Thread-safety: every method may be called from any thread. The pipeline runs in its own
 /// task, never on the caller's thread; no user code runs under a lock.
