@@ -86,10 +86,10 @@ public final class MockImageLoader: ImageLoader {
         }
         switch response {
         case .image(let image, let data):
-            // A coder in the context decodes the data, as a real loader would.
+            // A coder in the context decodes the data through the decode stage, as a real loader would.
             if let coder = context.imageCoder, let data {
-                let options = ImageDecodeOptions(options: options, context: context)
-                return ImageLoaderResult(image: try coder.decode(data, options: options), data: data, statusCode: 200)
+                let stage = ImageDecodeRequest(url: url, options: options, context: context, defaultCoder: coder)
+                return ImageLoaderResult(image: try stage.decodeLoadedData(data), data: data, statusCode: 200)
             }
             return ImageLoaderResult(image: image, data: data, statusCode: 200)
         case .failure(let error):
