@@ -41,7 +41,11 @@ struct FleetTests {
         configuration.urlCache = nil
         let manager = ImageManager(cache: cache, loader: Downloader(configuration: configuration, coder: CodersManager.shared))
         func load() async throws -> ImageLoadResult {
-            try await manager.loadImage(with: url, options: [.waitStoreCache])
+            let result = try await manager.loadImage(with: url, options: [.waitStoreCache])
+            // The load delivers, then leaves the manager's table: a request arriving before it
+            // has left would be served its image from memory instead of asking Redis.
+            while manager.isRunning { await Task.yield() }
+            return result
         }
 
         #expect(try await load().cacheType == .none)

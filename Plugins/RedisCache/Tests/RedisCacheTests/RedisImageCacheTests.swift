@@ -116,6 +116,21 @@ struct RedisImageCacheTests {
         #expect(try #require(await cache.queryImage(forKey: "anim")).image?.frameCount == 3)
     }
 
+    /// A Redis hit is shaped like a disk hit (the shared decode stage): an animation whose
+    /// frames are held the other way than `matchAnimatedImageClass` asks is a miss, and the
+    /// entry stays.
+    @Test func hitsAreShapedLikeDiskHits() async throws {
+        defer { server.stop() }
+        let cache = RedisTestEnvironment.makeCache(port: server.port)
+        try await cache.store(nil, data: try RedisTestEnvironment.rawData(TestImages.animated(frames: 3)), forKey: "anim")
+        let lazy = WebImageContext { $0.imageCoder = LazyFramesCoder() }
+        let mismatch = await cache.queryImage(forKey: "anim", options: [.matchAnimatedImageClass, .preloadAllFrames], context: lazy, cacheType: .all)
+        #expect(mismatch == nil)
+        #expect(await cache.containsImage(forKey: "anim", cacheType: .disk) == .disk, "a mismatch keeps the entry")
+        let match = try #require(await cache.queryImage(forKey: "anim", options: [.matchAnimatedImageClass], context: lazy, cacheType: .all))
+        #expect(match.image?.frameCount == 3)
+    }
+
     @Test func theRequestsCoderWins() async throws {
         defer { server.stop() }
         let cache = RedisTestEnvironment.makeCache(port: server.port)
@@ -362,5 +377,22 @@ struct RedisImageCacheTests {
         await layered.clear(cacheType: .all)
         #expect(!memory.contains("k"))
         #expect(await redis.containsImage(forKey: "k", cacheType: .all) == .none)
+    }
+}
+
+/// Decodes raw-bitmap data with lazily held frames, whatever the options ask.
+private struct LazyFramesCoder: ImageCoder {
+    func canDecode(_ data: Data) -> Bool { RawBitmapCoder().canDecode(data) }
+
+    func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
+        var lazy = options
+        lazy.preloadAllFrames = false
+        return try RawBitmapCoder().decode(data, options: lazy)
+    }
+
+    func canEncode(to format: ImageFormat) -> Bool { false }
+
+    func encode(_ image: WebImage, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
+        throw WebImageError(.unsupportedFormat, "LazyFramesCoder only decodes")
     }
 }
