@@ -37,6 +37,7 @@ extension WebImageContext {
         for (key, entry) in storage {
             switch entry.effect {
             case .unknown: return nil
+            case .none: continue
             case let effect where !effects.contains(effect): continue
             default: break
             }
