@@ -41,7 +41,7 @@ import WebImageCore
         ("CallbackQueue", WebImageContextKeys.CallbackQueue.effect, .none),
         ("SetImageOperationKey", WebImageContextKeys.SetImageOperationKey.effect, .none),
         ("LoaderCachedImage", WebImageContextKeys.LoaderCachedImage.effect, .load),
-        ("ImageCacheKey", WebImageContextKeys.ImageCacheKey.effect, .decode),
+        ("ImageCacheKey", WebImageContextKeys.ImageCacheKey.effect, .load),
     ]
 
     @Test("every built-in key declares its effect", arguments: builtInEffects.map { ($0.name, $0.declared, $0.expected) })

@@ -235,7 +235,7 @@ import WebImageTestSupport
 
     @Test func aCancelledCachedDecodeIsKept() {
         let stage = request(url: url, coder: StubCoder { _, _ in throw CancellationError() })
-        #expect(stage.decodeCachedData(data).isKeep, "a coder's CancellationError leaves the bytes alone")
+        #expect(stage.decodeCachedData(data).verdict == .keep(.cancelled), "a coder's CancellationError leaves the bytes alone")
         coder.error = .cancelled()
         #expect(request(url: url).decodeCachedData(data).verdict == .keep(.cancelled))
     }

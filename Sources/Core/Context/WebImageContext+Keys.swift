@@ -106,10 +106,11 @@ public enum WebImageContextKeys {
         public typealias Value = WebImage
         public static let effect = WebImageContextKeyEffect.load
     }
-    /// The key of ``WebImageContext/imageCacheKey``: changes the decode.
+    /// The key of ``WebImageContext/imageCacheKey``: changes what is cached. (The one part of it
+    /// that changes a decode, the `@2x` scale, enters ``ImageDecodeSharingKey`` on its own.)
     public enum ImageCacheKey: WebImageContextKey {
         public typealias Value = String
-        public static let effect = WebImageContextKeyEffect.decode
+        public static let effect = WebImageContextKeyEffect.load
     }
 }
 

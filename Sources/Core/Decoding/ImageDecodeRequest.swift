@@ -139,7 +139,14 @@ public struct ImageDecodeRequest: Sendable {
         do {
             image = try coder.decode(data, options: decodeOptions)
         } catch {
-            let wrapped = (error as? WebImageError) ?? WebImageError(.badImageData, "Cannot decode the \(data.count) cached bytes of \(inputName): \(error)", underlyingError: error, url: url)
+            let wrapped: WebImageError
+            if let error = error as? WebImageError {
+                wrapped = error
+            } else if WebImageError.isCancellation(error) {
+                wrapped = WebImageError(.cancelled, "Decoding the cached data of \(inputName) was cancelled", underlyingError: error, url: url)
+            } else {
+                wrapped = WebImageError(.badImageData, "Cannot decode the \(data.count) cached bytes of \(inputName): \(error)", underlyingError: error, url: url)
+            }
             // Too large for these options, or cancelled: the bytes are fine. Anything else: bad data.
             let keep = wrapped.code == .imageTooLarge || WebImageError.isCancellation(error)
             return keep ? .keep(wrapped) : .remove(wrapped)
