@@ -10,8 +10,9 @@ import SwiftWebImage
 ///   (the size the image shows at).
 /// - `loopCount`: `0` for forever, `nil` (JSON `null`) when the file states none: every still
 ///   image, and a GIF without a NETSCAPE2.0 block.
-/// - `durations`: one entry per frame, in milliseconds, as the file states them (see
-///   ``FrameTimings``); 0 for a frame with no stated delay, so a still image has `[0]`.
+/// - `durations`: one entry per frame, in milliseconds, as the file states them
+///   (``WebImage/statedFrameDurations``: a GIF frame stating 10 ms gives `10`, though it plays
+///   for 100 ms); 0 for a frame with no stated delay, and a still image (a single frame) has `[0]`.
 /// - `hasAlpha`: whether the source format carries an alpha channel.
 struct ImageDescription: Sendable {
     let source: String
@@ -23,19 +24,15 @@ struct ImageDescription: Sendable {
     let durations: [Double]
     let hasAlpha: Bool
 
-    /// Describes `image`, decoded from `data` (read for the stated durations) and named `source`.
-    init(source: String, image: WebImage, data: Data?) {
+    /// Describes `image`, named `source`.
+    init(source: String, image: WebImage) {
         self.source = source
         format = image.format.rawValue
         width = image.pixelSize.width
         height = image.pixelSize.height
         frames = image.frameCount
         loopCount = image.isAnimated ? image.loopCount : nil
-        if let data, let stated = FrameTimings.statedDurations(in: data), stated.count == image.frameCount {
-            durations = stated
-        } else {
-            durations = image.frameDurations.map { $0 * 1000 }
-        }
+        durations = image.statedFrameDurations.map { $0 * 1000 }
         hasAlpha = image.hasAlpha
     }
 

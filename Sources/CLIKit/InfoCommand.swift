@@ -75,6 +75,6 @@ struct InfoCommand: Command {
         guard let image = result.image else {
             throw WebImageError(.badImageData, "\(argument) gave no image", url: source.url)
         }
-        return ImageDescription(source: argument, image: image, data: result.data)
+        return ImageDescription(source: argument, image: image)
     }
 }

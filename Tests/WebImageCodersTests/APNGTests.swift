@@ -97,6 +97,40 @@ import WebImageCore
         #expect(image.frameDurations == [0.1, 0.1, 0.05, 3])
     }
 
+    /// Frames stating 0/0 (a zero denominator means 100) and 5/1000 s play for 100 ms; every
+    /// frame keeps what its `fcTL` states (``WebImage/statedFrameDurations``), lazy, eager and
+    /// through the provider.
+    @Test("stated delays are kept next to the played ones", arguments: [false, true])
+    func statedDelaysAreKept(preloadAllFrames: Bool) throws {
+        var frames = Self.frames
+        frames[1].delay = (5, 1000)
+        var options = ImageDecodeOptions()
+        options.preloadAllFrames = preloadAllFrames
+        let image = try coder.decode(Self.apng(frames: frames), options: options)
+        #expect(image.isLazilyAnimated == !preloadAllFrames)
+        #expect(image.frameDurations == [0.1, 0.1, 0.05, 3])
+        #expect(image.statedFrameDurations == [0, 0.005, 0.05, 3])
+        #expect(try image.frame(at: 1).statedDuration == 0.005)
+        #expect(try image.frame(at: 1).duration == 0.1)
+        #expect(try coder.decode(Self.apng()).statedFrameDurations == [0, 0.01, 0.05, 3])
+
+        let provider = try coder.makeAnimatedImageProvider(for: Self.apng(frames: frames), options: ImageDecodeOptions())
+        #expect((0..<4).map { provider.statedDuration(at: $0) } == [0, 0.005, 0.05, 3])
+        #expect(provider.statedDuration(at: 4) == 0 && provider.statedDuration(at: -1) == 0)
+    }
+
+    @Test func aSingleFrameOrTheFirstFrameOnlyStatesZero() throws {
+        var only = Self.frames[0]
+        only.delay = (50, 1000)
+        let single = try coder.decode(Self.apng(frames: [only]))
+        #expect(single.frameCount == 1)
+        #expect(single.frameDurations == [0] && single.statedFrameDurations == [0])
+        var options = ImageDecodeOptions()
+        options.firstFrameOnly = true
+        let first = try coder.decode(Self.apng(), options: options)
+        #expect(first.frameDurations == [0] && first.statedFrameDurations == [0])
+    }
+
     @Test func randomAccessGivesTheSameCanvasesAsPlayingInOrder() throws {
         let provider = try coder.makeAnimatedImageProvider(for: Self.apng(), options: ImageDecodeOptions())
         for index in [3, 1, 2, 0, 2, 3, 1] {

@@ -152,6 +152,47 @@ import WebImageCore
         #expect(try coder.decode(Self.animation()).frameDurations == [0.1, 0.1, 0.07, 0.5])
     }
 
+    /// Two frames stating 0 and 5 hundredths: the first plays for 100 ms, both keep what the
+    /// file states (``WebImage/statedFrameDurations``), lazy, eager and through the provider.
+    @Test("stated delays are kept next to the played ones", arguments: [false, true])
+    func statedDelaysAreKept(preloadAllFrames: Bool) throws {
+        var gif = Builder(width: 1, height: 1, globalPalette: Self.palette)
+        gif.loop(0)
+        gif.control(disposal: 0, delay: 0, transparent: nil)
+        gif.image(x: 0, y: 0, width: 1, height: 1, indices: [0])
+        gif.control(disposal: 0, delay: 5, transparent: nil)
+        gif.image(x: 0, y: 0, width: 1, height: 1, indices: [1])
+        gif.image(x: 0, y: 0, width: 1, height: 1, indices: [2])  // no graphic control: states 0
+        gif.end()
+        var options = ImageDecodeOptions()
+        options.preloadAllFrames = preloadAllFrames
+        let image = try coder.decode(gif.data, options: options)
+        #expect(image.isLazilyAnimated == !preloadAllFrames)
+        #expect(image.frameDurations == [0.1, 0.05, 0.1])
+        #expect(image.statedFrameDurations == [0, 0.05, 0])
+        #expect(try image.frame(at: 0).statedDuration == 0)
+        #expect(try image.frame(at: 0).duration == 0.1)
+
+        let provider = try coder.makeAnimatedImageProvider(for: gif.data, options: ImageDecodeOptions())
+        #expect((0..<3).map { provider.statedDuration(at: $0) } == [0, 0.05, 0])
+        #expect(provider.statedDuration(at: 3) == 0 && provider.statedDuration(at: -1) == 0)
+        #expect(try coder.decode(Self.animation()).statedFrameDurations == [0, 0.01, 0.07, 0.5])
+    }
+
+    @Test func aSingleImageOrTheFirstFrameOnlyStatesZero() throws {
+        var gif = Builder(width: 1, height: 1, globalPalette: Self.palette)
+        gif.control(disposal: 0, delay: 40, transparent: nil)
+        gif.image(x: 0, y: 0, width: 1, height: 1, indices: [0])
+        gif.end()
+        let still = try coder.decode(gif.data)
+        #expect(still.frameDurations == [0] && still.statedFrameDurations == [0])
+        var options = ImageDecodeOptions()
+        options.firstFrameOnly = true
+        let first = try coder.decode(Self.animation(), options: options)
+        #expect(first.frameDurations == [0] && first.statedFrameDurations == [0])
+        #expect(try coder.makeAnimatedImageProvider(for: Self.animation(), options: options).statedDuration(at: 0) == 0)
+    }
+
     @Test func randomAccessMatchesPlayback() throws {
         let provider = try coder.makeAnimatedImageProvider(for: Self.animation(), options: ImageDecodeOptions())
         for index in [3, 0, 2, 1, 3] { #expect(Self.pixels(try provider.frame(at: index)) == Self.expected[index], "frame \(index)") }

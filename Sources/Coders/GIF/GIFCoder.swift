@@ -7,7 +7,8 @@ public import WebImageCore
 /// images, disposal methods 0-3 (2 clears to transparent, as browsers do, not to the background
 /// color), the NETSCAPE2.0 (or ANIMEXTS1.0) loop count (0 = forever; `nil` when the file has
 /// none: browsers then play it once). Frame delays are in hundredths of a second; delays of
-/// 10 ms or less show for 100 ms, as in browsers. Animations decode lazily through an
+/// 10 ms or less show for 100 ms, as in browsers (the delays as stated are in
+/// ``WebImage/statedFrameDurations``). Animations decode lazily through an
 /// ``AnimatedImage`` unless `options.preloadAllFrames`; `options.firstFrameOnly` (or a single
 /// image) gives a still. The logical screen and every image are checked against
 /// `maxPixelCount` before any allocation; images reaching past the screen are clipped; data

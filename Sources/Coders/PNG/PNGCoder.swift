@@ -15,8 +15,8 @@ public import WebImageCore
 /// Decoding: every color type and bit depth (1, 2, 4, 8, 16), PLTE and tRNS (palette alpha and
 /// color keys), Adam7 interlacing; 16-bit samples are rounded to 8 bits. APNG: frames are
 /// composited onto the canvas with their dispose (none, background, previous) and blend
-/// (source, over) operations; delays of 10 ms or less show for 100 ms (browsers' rule); the loop
-/// count is `num_plays` (0 = forever). Animations decode lazily through an ``AnimatedImage``
+/// (source, over) operations; delays of 10 ms or less show for 100 ms (browsers' rule; the delays as stated are in
+/// ``WebImage/statedFrameDurations``); the loop count is `num_plays` (0 = forever). Animations decode lazily through an ``AnimatedImage``
 /// unless `options.preloadAllFrames`; `options.firstFrameOnly` (or a PNG without acTL) gives the
 /// default image as a still. The header's pixel count is checked against `maxPixelCount`
 /// before any pixel memory is allocated. Truncated data decodes to the rows that arrived (the

@@ -24,6 +24,9 @@ public final class AnimatedImage: Sendable {
     public let loopCount: Int?
     /// The duration of each frame, in seconds.
     public let durations: [Double]
+    /// The delay the data states for each frame, in seconds, before the provider's playback
+    /// rules (see ``AnimatedImageProvider/statedDuration(at:)``).
+    public let statedDurations: [Double]
     /// Frame 0, decoded at creation.
     public let posterFrame: Bitmap
     /// The most bytes of decoded frames (besides the poster) kept at once.
@@ -52,6 +55,7 @@ public final class AnimatedImage: Sendable {
         self.frameCount = provider.frameCount
         self.loopCount = provider.loopCount
         self.durations = (0..<provider.frameCount).map { provider.duration(at: $0) }
+        self.statedDurations = (0..<provider.frameCount).map { provider.statedDuration(at: $0) }
         self.posterFrame = try provider.frame(at: 0)
         self.maxBufferBytes = max(0, maxBufferBytes)
     }

@@ -6,7 +6,8 @@ extension WebImage {
     public init(provider: any AnimatedImageProvider, preloadAllFrames: Bool, scale: Double = 1, metadata: ImageMetadata = .decoded) throws {
         if preloadAllFrames {
             let frames = try (0..<provider.frameCount).map { index in
-                ImageFrame(bitmap: try provider.frame(at: index), duration: provider.duration(at: index))
+                ImageFrame(bitmap: try provider.frame(at: index), duration: provider.duration(at: index),
+                           statedDuration: provider.statedDuration(at: index))
             }
             try self.init(frames: frames, loopCount: provider.loopCount, scale: scale, format: provider.format, metadata: metadata)
         } else {

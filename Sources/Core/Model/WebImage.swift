@@ -116,15 +116,25 @@ public struct WebImage: Sendable {
             return frames[index]
         case .animated(let animated):
             let bitmap = try animated.frame(at: index)
-            return ImageFrame(bitmap: bitmap, duration: animated.durations[index])
+            return ImageFrame(bitmap: bitmap, duration: animated.durations[index], statedDuration: animated.statedDurations[index])
         }
     }
 
-    /// The duration of every frame, in seconds.
+    /// The duration of every frame, in seconds: how long each plays.
     public var frameDurations: [Double] {
         switch storage {
         case .frames(let frames): frames.map(\.duration)
         case .animated(let animated): animated.durations
+        }
+    }
+
+    /// The delay the source states for every frame, in seconds (``ImageFrame/statedDuration``):
+    /// ``frameDurations`` before the coder's playback rules, such as GIF and APNG delays of
+    /// 10 ms or less playing for 100 ms. A still image has `[0]`.
+    public var statedFrameDurations: [Double] {
+        switch storage {
+        case .frames(let frames): frames.map(\.statedDuration)
+        case .animated(let animated): animated.statedDurations
         }
     }
 

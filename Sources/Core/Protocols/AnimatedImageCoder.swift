@@ -27,8 +27,20 @@ public protocol AnimatedImageProvider: Sendable {
     var loopCount: Int? { get }
     /// How long frame `index` shows, in seconds.
     func duration(at index: Int) -> Double
+    /// The delay the data states for frame `index`, in seconds, before any playback rule the
+    /// provider applies in ``duration(at:)`` (such as GIF's "10 ms or less plays for 100 ms").
+    /// The default implementation returns ``duration(at:)``: a provider that plays every
+    /// delay as stated needs nothing more.
+    func statedDuration(at index: Int) -> Double
     /// Decodes frame `index`.
     /// - Throws: ``WebImageError/Code/invalidArgument`` for an index out of range,
     ///   ``WebImageError/Code/badImageData`` for corrupt frame data.
     func frame(at index: Int) throws -> Bitmap
+}
+
+extension AnimatedImageProvider {
+    /// ``duration(at:)``: the provider plays each delay as the data states it.
+    public func statedDuration(at index: Int) -> Double {
+        duration(at: index)
+    }
 }

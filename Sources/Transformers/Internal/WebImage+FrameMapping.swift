@@ -10,7 +10,7 @@ extension WebImage {
     }
 
     /// A copy of this image with `body` applied to every frame: the same frame count,
-    /// durations, loop count, scale, format, metadata (plus ``ImageMetadata/transformed``) and
+    /// durations (stated durations too), loop count, scale, format, metadata (plus ``ImageMetadata/transformed``) and
     /// extended data.
     ///
     /// A lazily animated image is decoded frame by frame (one input frame at a time) and the
@@ -32,7 +32,9 @@ extension WebImage {
             } catch {
                 throw WebImageError(.transformFailed, "\(transformerKey) failed on frame \(index) of \(count) (\(frame.bitmap.size))", underlyingError: error)
             }
-            frames.append(ImageFrame(bitmap: output, duration: frame.duration))
+            var transformed = frame  // keeps the duration and the stated duration
+            transformed.bitmap = output
+            frames.append(transformed)
         }
         var result: WebImage
         do {

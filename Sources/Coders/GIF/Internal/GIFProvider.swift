@@ -19,6 +19,8 @@ final class GIFProvider: AnimatedImageProvider {
     let isTruncated: Bool
     private let frames: [GIFFile.Frame]
     private let layouts: [AnimationFrameLayout]
+    /// Each frame's delay as the file states it (hundredths of a second), 0 for a single frame.
+    private let statedDurations: [Double]
     private let canvas: Locked<AnimationCanvas>
 
     init(data: Data, options: ImageDecodeOptions) throws {
@@ -44,6 +46,7 @@ final class GIFProvider: AnimatedImageProvider {
             frames.append(frame)
         }
         if frames.count == 1 { layouts[0].duration = 0 }
+        self.statedDurations = frames.count == 1 ? [0] : frames.map { Double($0.delay) / 100 }
         self.animatedImageData = data
         self.canvasSize = canvasSize
         self.frames = frames
@@ -63,6 +66,11 @@ final class GIFProvider: AnimatedImageProvider {
     func duration(at index: Int) -> Double {
         guard index >= 0, index < frameCount else { return 0 }
         return layouts[index].duration
+    }
+
+    func statedDuration(at index: Int) -> Double {
+        guard index >= 0, index < frameCount else { return 0 }
+        return statedDurations[index]
     }
 
     func frame(at index: Int) throws -> Bitmap {

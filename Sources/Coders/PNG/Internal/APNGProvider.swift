@@ -18,6 +18,9 @@ final class APNGProvider: AnimatedImageProvider {
     private let file: PNGFile
     private let frames: [PNGFile.Frame]
     let layouts: [AnimationFrameLayout]
+    /// Each frame's delay as its `fcTL` states it (`delay_num / delay_den` seconds, a zero
+    /// denominator meaning 100), 0 for a single frame.
+    private let statedDurations: [Double]
     private let canvas: Locked<AnimationCanvas>
 
     /// - Parameter firstFrameOnly: Expose only the first frame.
@@ -53,6 +56,9 @@ final class APNGProvider: AnimatedImageProvider {
                 duration: frames.count == 1 ? 0 : FrameDuration.normalized(Double(control.delayNumerator) / Double(denominator))
             ))
         }
+        self.statedDurations = frames.count == 1 ? [0] : frames.map { frame in
+            Double(frame.control.delayNumerator) / Double(frame.control.delayDenominator == 0 ? 100 : frame.control.delayDenominator)
+        }
         self.animatedImageData = data
         self.file = file
         self.frames = frames
@@ -74,6 +80,11 @@ final class APNGProvider: AnimatedImageProvider {
     func duration(at index: Int) -> Double {
         guard index >= 0, index < frameCount else { return 0 }
         return layouts[index].duration
+    }
+
+    func statedDuration(at index: Int) -> Double {
+        guard index >= 0, index < frameCount else { return 0 }
+        return statedDurations[index]
     }
 
     func frame(at index: Int) throws -> Bitmap {

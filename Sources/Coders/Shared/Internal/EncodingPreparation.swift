@@ -12,7 +12,9 @@ enum EncodingPreparation {
             return [ImageFrame(bitmap: try bitmap(of: image, maxPixelSize: options.maxPixelSize))]
         }
         return try image.allFrames().map { frame in
-            ImageFrame(bitmap: try fitted(frame.bitmap, maxPixelSize: options.maxPixelSize), duration: frame.duration)
+            var prepared = frame  // keeps the duration and the stated duration
+            prepared.bitmap = try fitted(frame.bitmap, maxPixelSize: options.maxPixelSize)
+            return prepared
         }
     }
 
