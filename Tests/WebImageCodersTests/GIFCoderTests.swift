@@ -152,6 +152,26 @@ import WebImageCore
         #expect(try coder.decode(Self.animation()).frameDurations == [0.1, 0.1, 0.07, 0.5])
     }
 
+    /// Re-encoding writes what the source stated, not the played delay: a GIF frame stating 0
+    /// comes back stating 0 (players still show it for 100 ms), in GIF and in APNG.
+    @Test func reencodingKeepsTheStatedDelays() throws {
+        var gif = Builder(width: 1, height: 1, globalPalette: Self.palette)
+        gif.loop(0)
+        gif.control(disposal: 0, delay: 0, transparent: nil)
+        gif.image(x: 0, y: 0, width: 1, height: 1, indices: [0])
+        gif.control(disposal: 0, delay: 5, transparent: nil)
+        gif.image(x: 0, y: 0, width: 1, height: 1, indices: [1])
+        gif.end()
+        let image = try coder.decode(gif.data)
+        let asGIF = try coder.decode(try coder.encode(image, as: .gif))
+        #expect(asGIF.statedFrameDurations == [0, 0.05])
+        #expect(asGIF.frameDurations == [0.1, 0.05])
+        let png = PNGCoder()
+        let asAPNG = try png.decode(try png.encode(image, as: .png))
+        #expect(asAPNG.statedFrameDurations == [0, 0.05])
+        #expect(asAPNG.frameDurations == [0.1, 0.05])
+    }
+
     /// Two frames stating 0 and 5 hundredths: the first plays for 100 ms, both keep what the
     /// file states (``WebImage/statedFrameDurations``), lazy, eager and through the provider.
     @Test("stated delays are kept next to the played ones", arguments: [false, true])

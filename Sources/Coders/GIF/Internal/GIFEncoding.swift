@@ -43,7 +43,7 @@ enum GIFEncoding {
             if animated || encoded.transparentIndex != nil {
                 let disposal: UInt8 = anyTransparent ? 2 : 1
                 output.append(contentsOf: [0x21, 0xF9, 4, disposal << 2 | (encoded.transparentIndex != nil ? 1 : 0)])
-                output.appendLittleEndian(UInt16(clamping: Int((frame.duration * 100).rounded())))
+                output.appendLittleEndian(UInt16(clamping: Int((frame.statedDuration * 100).rounded())))
                 output.append(UInt8(encoded.transparentIndex ?? 0))
                 output.append(0)
             }

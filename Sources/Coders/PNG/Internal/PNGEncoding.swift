@@ -64,7 +64,7 @@ enum PNGEncoding {
                 control.appendBigEndian(UInt32(height))
                 control.appendBigEndian(UInt32(0))
                 control.appendBigEndian(UInt32(0))
-                let (numerator, denominator) = delayFraction(frame.duration)
+                let (numerator, denominator) = delayFraction(frame.statedDuration)
                 control.appendBigEndian(numerator)
                 control.appendBigEndian(denominator)
                 control.append(contentsOf: [0, 0])  // dispose none, blend source
