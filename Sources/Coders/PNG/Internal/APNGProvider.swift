@@ -17,7 +17,7 @@ final class APNGProvider: AnimatedImageProvider {
     let hasAlpha: Bool
     private let file: PNGFile
     private let frames: [PNGFile.Frame]
-    let layouts: [AnimationFrameLayout]
+    private let durations: [Double]
     private let canvas: Locked<AnimationCanvas>
 
     /// - Parameter firstFrameOnly: Expose only the first frame.
@@ -35,6 +35,7 @@ final class APNGProvider: AnimatedImageProvider {
         }
         if options.firstFrameOnly { frames = [frames[0]] }
         var layouts: [AnimationFrameLayout] = []
+        var durations: [Double] = []
         var coversAll = true
         for (index, frame) in frames.enumerated() {
             let control = frame.control
@@ -49,20 +50,20 @@ final class APNGProvider: AnimatedImageProvider {
             let replaces = control.blend == 0 || !file.hasTransparency
             layouts.append(AnimationFrameLayout(
                 x: control.x, y: control.y, width: control.width, height: control.height,
-                disposal: disposal, blendOver: control.blend == 1, isKeyframe: index == 0 || (full && replaces),
-                duration: frames.count == 1 ? 0 : FrameDuration.normalized(Double(control.delayNumerator) / Double(denominator))
+                blend: control.blend == 1 ? .over : .source, disposal: disposal, isKeyframe: index == 0 || (full && replaces)
             ))
+            durations.append(frames.count == 1 ? 0 : FrameDuration.normalized(Double(control.delayNumerator) / Double(denominator)))
         }
         self.animatedImageData = data
         self.file = file
         self.frames = frames
-        self.layouts = layouts
+        self.durations = durations
         self.canvasSize = canvasSize
         self.frameCount = frames.count
         self.loopCount = frames.count > 1 ? file.numPlays : nil
         self.hasAlpha = file.hasTransparency || !coversAll || layouts.contains { $0.disposal == .background && $0.width * $0.height != canvasSize.width * canvasSize.height }
         self.pixelSize = options.targetPixelSize(for: canvasSize, frameCount: frames.count)
-        self.canvas = Locked(AnimationCanvas(width: canvasSize.width, height: canvasSize.height))
+        self.canvas = Locked(try AnimationCanvas(width: canvasSize.width, height: canvasSize.height, frames: layouts))
     }
 
     /// Whether the frames are decoded smaller than the canvas.
@@ -73,7 +74,7 @@ final class APNGProvider: AnimatedImageProvider {
 
     func duration(at index: Int) -> Double {
         guard index >= 0, index < frameCount else { return 0 }
-        return layouts[index].duration
+        return durations[index]
     }
 
     func frame(at index: Int) throws -> Bitmap {
@@ -81,7 +82,7 @@ final class APNGProvider: AnimatedImageProvider {
             throw WebImageError(.invalidArgument, "frame index \(index) is outside 0..<\(frameCount)")
         }
         let pixels = try canvas.withLock { canvas in
-            try canvas.render(index, layouts: layouts) { frameIndex in
+            try canvas.render(index) { frameIndex in
                 let frame = frames[frameIndex]
                 return try animatedImageData.withUnsafeBytes { raw in
                     try PNGDecoding.pixels(raw, file: file, ranges: frame.data, width: frame.control.width, height: frame.control.height).bytes
