@@ -12,7 +12,7 @@
 /// let identifier = hasher.finalize().hexString
 /// ```
 ///
-/// Uses: ``DiskCache`` names its files with the hex digest of the key (so no key can name a
+/// Uses: `DiskCache` names its files with the hex digest of the key (so no key can name a
 /// path outside the cache directory), the Photos plug-in fingerprints files into asset
 /// identifiers. It runs on every disk cache read, so it allocates nothing but the result: the
 /// state and a partial block live in the value, the message schedule on the stack, and whole
