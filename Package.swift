@@ -60,7 +60,7 @@ let package = Package(
 
         .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore", "WebImageTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "WebImageCodersTests", dependencies: ["WebImageCoders", "WebImageTestSupport"], swiftSettings: strictSettings),
-        .executableTarget(name: "CacheCrashWriter", dependencies: ["WebImageCaches"], path: "Tests/CacheCrashWriter", swiftSettings: strictSettings),
+        .executableTarget(name: "CacheCrashWriter", dependencies: ["WebImageCaches", "WebImageTestSupport"], path: "Tests/CacheCrashWriter", swiftSettings: strictSettings),
         .testTarget(name: "WebImageCachesTests", dependencies: ["WebImageCaches", "WebImageTestSupport", "CacheCrashWriter"], swiftSettings: strictSettings),
         .testTarget(name: "WebImageLoadersTests", dependencies: ["WebImageLoaders", "WebImageTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "WebImageTransformersTests", dependencies: ["WebImageTransformers", "WebImageTestSupport"], swiftSettings: strictSettings),

@@ -39,7 +39,7 @@ let package = Package(
         // each completed write on stdout until the test kills it.
         .executableTarget(
             name: "SQLiteCrashWriter",
-            dependencies: ["SQLiteCache"],
+            dependencies: ["SQLiteCache", .product(name: "WebImageTestSupport", package: "SwiftWebImage")],
             path: "Tests/SQLiteCrashWriter",
             swiftSettings: strictSettings
         ),

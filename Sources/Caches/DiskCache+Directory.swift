@@ -1,4 +1,5 @@
 public import Foundation
+import WebImageCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -47,6 +48,6 @@ extension DiskCache {
         let isSafe = !bytes.isEmpty && bytes.count <= 100 && bytes.allSatisfy(allowed) && !bytes.allSatisfy { $0 == 0x2E }
         if isSafe { return namespace }
         let kept = String(decoding: bytes.prefix(100).map { allowed($0) && $0 != 0x2E ? $0 : 0x5F }, as: UTF8.self)
-        return kept + "-" + String(SHA256.hexDigest(bytes).prefix(16))
+        return kept + "-" + String(SHA256.hash(bytes).hexString.prefix(16))
     }
 }

@@ -1,7 +1,7 @@
 // CacheCrashWriter: a helper process for the SIGKILL test of WebImageCachesTests, and nothing
 // else. It stores `count` entries of `size` bytes in a DiskCache at `directory`, each with
-// extended data, and prints "stored <i>" after each one, so that the test can kill it with
-// SIGKILL in the middle of the writes and then check what a reader sees.
+// extended data, and reports each completed store (CrashTestHarness.runChild), so that the test
+// can kill it with SIGKILL in the middle of the writes and then check what a reader sees.
 //
 // Usage: CacheCrashWriter <directory> <count> <size>
 //
@@ -11,6 +11,7 @@
 // writes, where a kill can land.
 import Foundation
 import WebImageCaches
+import WebImageTestSupport
 
 /// Stamps `index` into the first and last 8 bytes of `data` (little endian).
 func stamp(_ index: Int, into data: inout Data) {
@@ -46,14 +47,7 @@ let cache = DiskCache(
     config: DiskCache.Config(sizeLimit: Int.max / 2, maxAge: -1)
 )
 var payload = basePayload(size: size)
-for index in 0..<count {
+CrashTestHarness.runChild(steps: count) { index in
     stamp(index, into: &payload)
-    do {
-        try cache.setData(payload, forKey: "entry-\(index)", extendedData: Data("extended-\(index)".utf8))
-    } catch {
-        FileHandle.standardError.write(Data("store \(index) failed: \(error)\n".utf8))
-        exit(1)
-    }
-    FileHandle.standardOutput.write(Data("stored \(index)\n".utf8))
+    try cache.setData(payload, forKey: "entry-\(index)", extendedData: Data("extended-\(index)".utf8))
 }
-FileHandle.standardOutput.write(Data("done\n".utf8))

@@ -1,18 +1,16 @@
 import Foundation
 import Testing
 import WebImageCaches
-#if canImport(Glibc)
-import Glibc
-#endif
+import WebImageTestSupport
 
 /// A writer process killed with SIGKILL in the middle of 1,000 writes leaves a cache in which
 /// every readable entry has exactly the bytes stored, and no temporary file is an entry.
 ///
 /// The writer is the `CacheCrashWriter` executable of this package (built with the tests: this
-/// target depends on it), found next to the test binary. It prints a line after each store;
-/// the test kills it right after reading such a line, which lands inside the next store's
-/// `write` most of the time (entries are 1 MiB and the writer does little else). Three rounds
-/// write into the same directory, each killed at a different point, each checked.
+/// target depends on it), run by `CrashTestHarness`. It reports each store on its standard
+/// output; the harness kills it right after the chosen store's line, which lands inside the next
+/// store's `write` most of the time (entries are 1 MiB and the writer does little else). Three
+/// rounds write into the same directory, each killed at a different point, each checked.
 @Suite struct CrashSafetyTests {
     let root = TestDirectory()
     static let entryCount = 1_000
@@ -49,58 +47,15 @@ import Glibc
         return Data(bytes)
     }
 
-    /// The writer executable: in the directory of the running test binary (or a parent of it).
-    static func writerURL() throws -> URL {
-        let executable = try #require(try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("CacheCrashWriter")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        Issue.record("CacheCrashWriter was not found next to \(executable); build it with the tests")
-        throw CancellationError()
-    }
-
-    /// Runs the writer and kills it with SIGKILL right after it reports `killAfter` stores.
-    /// The blocking pipe reads run on a dispatch thread, not on the Swift concurrency pool.
-    static func runWriter(in directory: URL, killAfter: Int) async throws -> (reportedStores: Bool, killed: Bool) {
-        let writer = Process()
-        writer.executableURL = try writerURL()
-        writer.arguments = [directory.path, "\(entryCount)", "\(entrySize)"]
-        let output = Pipe()
-        writer.standardOutput = output
-        try writer.run()
-        let marker = "stored \(killAfter)\n"
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                var tail = ""
-                var reported = false
-                let reader = output.fileHandleForReading
-                while true {
-                    let chunk = reader.availableData
-                    if chunk.isEmpty { break }  // the writer ended
-                    tail = String((tail + String(decoding: chunk, as: UTF8.self)).suffix(64))
-                    if tail.contains(marker) {
-                        reported = true
-                        kill(writer.processIdentifier, SIGKILL)
-                        break
-                    }
-                }
-                writer.waitUntilExit()
-                continuation.resume(returning: (reported, writer.terminationReason == .uncaughtSignal && writer.terminationStatus == SIGKILL))
-            }
-        }
-    }
-
     @Test(.timeLimit(.minutes(5)))
     func sigkillMidWriteLeavesOnlyWholeEntries() async throws {
         let directory = root.appending("crash")
         let base = Self.basePayload(size: Self.entrySize)
+        let writer = try CrashTestHarness(productNamed: "CacheCrashWriter")
         for (round, killAfter) in [99, 149, 59].enumerated() {
-            let run = try await Self.runWriter(in: directory, killAfter: killAfter)
-            #expect(run.reportedStores, "round \(round): the writer stopped before \(killAfter + 1) stores")
-            #expect(run.killed, "round \(round): the writer must die by SIGKILL, not finish")
+            let run = try await writer.run(arguments: [directory.path, "\(Self.entryCount)", "\(Self.entrySize)"], killAfterStep: killAfter)
+            #expect(run.sawLine, "round \(round): the writer stopped before \(killAfter + 1) stores: \(run.termination)")
+            #expect(run.wasKilled, "round \(round): the writer must die by SIGKILL, not finish: \(run.termination)")
 
             // Every readable entry holds exactly what was stored, with its extended data.
             let cache = DiskCache(directory: directory)

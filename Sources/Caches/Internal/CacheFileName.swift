@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// The file name of a key in a disk cache: the SHA-256 of the key's UTF-8 bytes in lowercase
 /// hex (64 characters), plus the key's path extension when it is short and alphanumeric
 /// (`".png"`), as SDWebImage names its files with MD5 plus the URL's extension.
@@ -10,7 +12,7 @@ enum CacheFileName {
     static let maxExtensionLength = 16
 
     static func name(forKey key: String) -> String {
-        let hash = SHA256.hexDigest(key)
+        let hash = SHA256.hash(key.utf8).hexString
         guard let pathExtension = pathExtension(of: key) else { return hash }
         return hash + "." + pathExtension
     }

@@ -4,28 +4,41 @@ import SwiftWebImage
 import Testing
 import WebImageTestSupport
 
-/// The parsers behind the index: SHA-256, EXIF/TIFF, EXIF dates, JPEG segments, other headers.
-@Suite struct SHA256Tests {
-    @Test(arguments: [
-        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
-        ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
-        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
-    ])
-    func knownDigests(input: String, digest: String) {
-        #expect(SHA256.hex(of: Array(input.utf8)) == digest)
+// The parsers behind the index: asset identifiers, EXIF/TIFF, EXIF dates, JPEG segments, other
+// headers.
+
+/// Asset identifiers are stored and handed out (`photos://asset/<id>`): they must never change
+/// for the same contents. The expected values are computed outside Swift (Python's hashlib over
+/// the documented scheme: SHA-256 of the domain, the size as 8 little-endian bytes, the first
+/// and last 64 KiB; the first 16 bytes in hex).
+@Suite struct AssetIdentifierTests {
+    /// A PNG signature and IHDR (3 x 2) followed by a fixed byte pattern, `size` bytes in all.
+    static func file(size: Int) -> [UInt8] {
+        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + [0, 0, 0, 3, 0, 0, 0, 2]
+        for index in bytes.count..<size { bytes.append(UInt8(truncatingIfNeeded: index &* 31 &+ 7)) }
+        return bytes
     }
 
-    @Test func aMillionAsInUnevenPiecesMatchesTheStandardVector() {
-        var hasher = SHA256()
-        var remaining = 1_000_000
-        var piece = 1
-        while remaining > 0 {
-            let count = min(piece, remaining)
-            hasher.update([UInt8](repeating: UInt8(ascii: "a"), count: count))
-            remaining -= count
-            piece = piece * 3 % 997 + 1  // 1, 4, 13, ...: crosses block borders every way
+    @Test(arguments: [
+        // Head only, and head plus tail (the file is longer than 64 KiB).
+        (1_000, "4f488c496668bb35e09b0369740c9df5", "8ec7aa8faa714b60f0006cc3252ec26b"),
+        (200_000, "bd95840da72efa12cfd23ad44f2cf511", "9a67adb7680fc55b7dc0102c73e33928"),
+    ])
+    func identifiersAreStable(size: Int, fingerprint: String, copyIdentifier: String) throws {
+        let library = try TemporaryLibrary()
+        try library.write(Data(Self.file(size: size)), to: "photo.png")
+        guard case .image(let examined) = LibraryScanner.examine(root: library.root.path, relativePath: "photo.png") else {
+            Issue.record("the file was not examined as an image")
+            return
         }
-        #expect(SHA256.hexString(hasher.finalize()) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        #expect(examined.fingerprint == fingerprint)
+        #expect(LibraryScanner.duplicateIdentifier(fingerprint, relativePath: "albums/2024/copy.png", attempt: 2) == copyIdentifier)
+    }
+
+    @Test func hexOfAByteIsTwoUppercaseDigits() {
+        #expect(JPEGHeaderReader.hex(0x0A) == "0A")
+        #expect(JPEGHeaderReader.hex(0xD8) == "D8")
+        #expect(JPEGHeaderReader.hex(0) == "00")
     }
 }
 

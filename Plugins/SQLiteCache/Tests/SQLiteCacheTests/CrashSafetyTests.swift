@@ -1,19 +1,17 @@
 import Foundation
 import SQLiteCache
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
+import WebImageTestSupport
 
 /// A writer process killed with SIGKILL in the middle of its writes leaves a database that
 /// opens, passes SQLite's integrity check, and returns only whole entries: each one exactly as
 /// some completed write stored it, with that write's extended data.
 ///
 /// The writer is the `SQLiteCrashWriter` executable of this package (built with the tests: this
-/// target depends on it), found next to the test binary. It prints a line after each store; the
-/// test kills it right after reading the line of a chosen store, while it is in the middle of a
-/// later one (a 300 kB value file or a SQLite transaction). Three rounds write into the same
-/// directory, so later rounds overwrite entries of earlier ones; each is checked.
+/// target depends on it), run by `CrashTestHarness`. It reports each store on its standard
+/// output; the harness kills it right after the line of a chosen store, while it is in the
+/// middle of a later one (a 300 kB value file or a SQLite transaction). Three rounds write into
+/// the same directory, so later rounds overwrite entries of earlier ones; each is checked.
 @Suite struct CrashSafetyTests {
     let root = TemporaryDirectory()
     static let entryCount = 1_000
@@ -46,61 +44,15 @@ import Glibc
         return Data(bytes)
     }
 
-    /// The writer executable: in the directory of the running test binary or a parent of it.
-    static func writerURL() throws -> URL {
-        let executable = try #require(try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("SQLiteCrashWriter")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        Issue.record("SQLiteCrashWriter was not found next to \(executable); build it with the tests")
-        throw CancellationError()
-    }
-
-    /// Runs the writer and kills it with SIGKILL right after it reports store `killAfter`.
-    /// The blocking pipe reads run on a dispatch thread, not on the Swift concurrency pool.
-    static func runWriter(in directory: URL, round: Int, killAfter: Int) async throws -> (reported: Bool, killed: Bool) {
-        let writer = Process()
-        writer.executableURL = try writerURL()
-        writer.arguments = [directory.path, "\(entryCount)", "\(round)"]
-        let output = Pipe()
-        writer.standardOutput = output
-        try writer.run()
-        let marker = "stored \(killAfter)\n"
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                var tail = ""
-                var reported = false
-                let reader = output.fileHandleForReading
-                while true {
-                    let chunk = reader.availableData
-                    if chunk.isEmpty { break }  // the writer ended
-                    // Search the whole chunk (it may hold many lines), keep a tail for a
-                    // marker split across chunks.
-                    let text = tail + String(decoding: chunk, as: UTF8.self)
-                    tail = String(text.suffix(marker.count))
-                    if text.contains(marker) {
-                        reported = true
-                        kill(writer.processIdentifier, SIGKILL)
-                        break
-                    }
-                }
-                writer.waitUntilExit()
-                continuation.resume(returning: (reported, writer.terminationReason == .uncaughtSignal && writer.terminationStatus == SIGKILL))
-            }
-        }
-    }
-
     @Test(.timeLimit(.minutes(5)))
     func sigkillMidWriteLeavesOnlyWholeEntries() async throws {
         let directory = root.appending("crash")
         var fileBackedRows = 0
+        let writer = try CrashTestHarness(productNamed: "SQLiteCrashWriter")
         for (round, killAfter) in [150, 299, 70].enumerated() {
-            let run = try await Self.runWriter(in: directory, round: round, killAfter: killAfter)
-            #expect(run.reported, "round \(round): the writer stopped before store \(killAfter)")
-            #expect(run.killed, "round \(round): the writer must die by SIGKILL, not finish")
+            let run = try await writer.run(arguments: [directory.path, "\(Self.entryCount)", "\(round)"], killAfterStep: killAfter)
+            #expect(run.sawLine, "round \(round): the writer stopped before store \(killAfter): \(run.termination)")
+            #expect(run.wasKilled, "round \(round): the writer must die by SIGKILL, not finish: \(run.termination)")
 
             let cache = SQLiteDiskCache(directory: directory, config: SQLiteDiskCache.Config(sizeLimit: Int.max / 2, maxAge: -1))
             #expect(try RawDatabase(cache).query("PRAGMA integrity_check") == [["ok"]], "round \(round)")

@@ -1,7 +1,7 @@
 // SQLiteCrashWriter: a helper process for the SIGKILL test of SQLiteCacheTests, and nothing
-// else. It stores entries in a SQLiteDiskCache at `directory` and prints "stored <i>" after each
-// completed store, so that the test can kill it with SIGKILL in the middle of a write and then
-// check what a reader sees.
+// else. It stores entries in a SQLiteDiskCache at `directory` and reports each completed store
+// (CrashTestHarness.runChild), so that the test can kill it with SIGKILL in the middle of a
+// write and then check what a reader sees.
 //
 // Usage: SQLiteCrashWriter <directory> <count> <round>
 //
@@ -12,6 +12,7 @@
 // writer spends its time inside the cache's writes, where a kill can land.
 import Foundation
 import SQLiteCache
+import WebImageTestSupport
 
 /// The size of entry `index`.
 func entrySize(_ index: Int) -> Int {
@@ -52,7 +53,7 @@ let cache = SQLiteDiskCache(
 let base = stream(size: entrySize(0))
 var large = base
 var small = Array(base.prefix(entrySize(1)))
-for index in 0..<count {
+CrashTestHarness.runChild(steps: count) { index in
     let value: Data
     if entrySize(index) == large.count {
         stamp(&large, index: index, round: round)
@@ -61,12 +62,5 @@ for index in 0..<count {
         stamp(&small, index: index, round: round)
         value = Data(small)
     }
-    do {
-        try cache.setData(value, forKey: "entry-\(index)", extendedData: Data("extended-\(index)-\(round)".utf8))
-    } catch {
-        FileHandle.standardError.write(Data("store \(index) failed: \(error)\n".utf8))
-        exit(1)
-    }
-    FileHandle.standardOutput.write(Data("stored \(index)\n".utf8))
+    try cache.setData(value, forKey: "entry-\(index)", extendedData: Data("extended-\(index)-\(round)".utf8))
 }
-FileHandle.standardOutput.write(Data("done\n".utf8))

@@ -19,7 +19,9 @@ final class GIFProvider: AnimatedImageProvider {
     let isTruncated: Bool
     private let frames: [GIFFile.Frame]
     private let layouts: [AnimationFrameLayout]
-    /// Each frame's delay as the file states it (hundredths of a second), 0 for a single frame.
+    /// Each frame's played delay in seconds (10 ms or less plays as 100 ms), 0 for a single frame.
+    private let durations: [Double]
+    /// Each frame's delay as the file states it, in seconds, 0 for a single frame.
     private let statedDurations: [Double]
     private let canvas: Locked<AnimationCanvas>
 
@@ -28,6 +30,7 @@ final class GIFProvider: AnimatedImageProvider {
         let canvasSize = PixelSize(width: file.width, height: file.height)
         var frames: [GIFFile.Frame] = []
         var layouts: [AnimationFrameLayout] = []
+        var durations: [Double] = []
         for frame in options.firstFrameOnly ? [file.frames[0]] : file.frames {
             // Clip to the screen; an image entirely outside it still counts as a (no-op) frame.
             let x0 = min(frame.x, canvasSize.width), y0 = min(frame.y, canvasSize.height)
@@ -39,18 +42,19 @@ final class GIFProvider: AnimatedImageProvider {
             }
             let covers = x0 == 0 && y0 == 0 && x1 == canvasSize.width && y1 == canvasSize.height
             layouts.append(AnimationFrameLayout(
-                x: x0, y: y0, width: x1 - x0, height: y1 - y0, disposal: disposal, blendOver: true,
-                isKeyframe: covers && frame.transparentIndex == nil && !frame.partial,
-                duration: FrameDuration.normalized(Double(frame.delay) / 100)
+                x: x0, y: y0, width: x1 - x0, height: y1 - y0, blend: .over, disposal: disposal,
+                isKeyframe: covers && frame.transparentIndex == nil && !frame.partial
             ))
+            durations.append(FrameDuration.normalized(Double(frame.delay) / 100))
             frames.append(frame)
         }
-        if frames.count == 1 { layouts[0].duration = 0 }
+        if frames.count == 1 { durations[0] = 0 }
         self.statedDurations = frames.count == 1 ? [0] : frames.map { Double($0.delay) / 100 }
         self.animatedImageData = data
         self.canvasSize = canvasSize
         self.frames = frames
         self.layouts = layouts
+        self.durations = durations
         self.frameCount = frames.count
         self.loopCount = frames.count > 1 ? file.loopCount : nil
         self.isTruncated = file.truncated
@@ -58,14 +62,14 @@ final class GIFProvider: AnimatedImageProvider {
             frame.transparentIndex != nil || frame.partial || layout.width != canvasSize.width || layout.height != canvasSize.height
         }
         self.pixelSize = options.targetPixelSize(for: canvasSize, frameCount: frames.count)
-        self.canvas = Locked(AnimationCanvas(width: canvasSize.width, height: canvasSize.height))
+        self.canvas = Locked(try AnimationCanvas(width: canvasSize.width, height: canvasSize.height, frames: layouts))
     }
 
     var isThumbnail: Bool { pixelSize != canvasSize }
 
     func duration(at index: Int) -> Double {
         guard index >= 0, index < frameCount else { return 0 }
-        return layouts[index].duration
+        return durations[index]
     }
 
     func statedDuration(at index: Int) -> Double {
@@ -79,7 +83,7 @@ final class GIFProvider: AnimatedImageProvider {
         }
         let pixels = canvas.withLock { canvas in
             // Decoding a GIF frame never throws: missing or corrupt data leaves pixels transparent.
-            (try? canvas.render(index, layouts: layouts) { frameIndex in self.decodeFrame(frameIndex) }) ?? canvas.pixels
+            (try? canvas.render(index) { frameIndex in self.decodeFrame(frameIndex) }) ?? canvas.pixels
         }
         let bitmap = try Bitmap(width: canvasSize.width, height: canvasSize.height, bytes: pixels, hasAlpha: hasAlpha)
         return try Thumbnail.resize(bitmap, to: pixelSize)

@@ -17,7 +17,8 @@ final class APNGProvider: AnimatedImageProvider {
     let hasAlpha: Bool
     private let file: PNGFile
     private let frames: [PNGFile.Frame]
-    let layouts: [AnimationFrameLayout]
+    /// Each frame's played delay in seconds (10 ms or less plays as 100 ms), 0 for a single frame.
+    private let durations: [Double]
     /// Each frame's delay as its `fcTL` states it (`delay_num / delay_den` seconds, a zero
     /// denominator meaning 100), 0 for a single frame.
     private let statedDurations: [Double]
@@ -38,6 +39,7 @@ final class APNGProvider: AnimatedImageProvider {
         }
         if options.firstFrameOnly { frames = [frames[0]] }
         var layouts: [AnimationFrameLayout] = []
+        var durations: [Double] = []
         var coversAll = true
         for (index, frame) in frames.enumerated() {
             let control = frame.control
@@ -52,9 +54,9 @@ final class APNGProvider: AnimatedImageProvider {
             let replaces = control.blend == 0 || !file.hasTransparency
             layouts.append(AnimationFrameLayout(
                 x: control.x, y: control.y, width: control.width, height: control.height,
-                disposal: disposal, blendOver: control.blend == 1, isKeyframe: index == 0 || (full && replaces),
-                duration: frames.count == 1 ? 0 : FrameDuration.normalized(Double(control.delayNumerator) / Double(denominator))
+                blend: control.blend == 1 ? .over : .source, disposal: disposal, isKeyframe: index == 0 || (full && replaces)
             ))
+            durations.append(frames.count == 1 ? 0 : FrameDuration.normalized(Double(control.delayNumerator) / Double(denominator)))
         }
         self.statedDurations = frames.count == 1 ? [0] : frames.map { frame in
             Double(frame.control.delayNumerator) / Double(frame.control.delayDenominator == 0 ? 100 : frame.control.delayDenominator)
@@ -62,13 +64,13 @@ final class APNGProvider: AnimatedImageProvider {
         self.animatedImageData = data
         self.file = file
         self.frames = frames
-        self.layouts = layouts
+        self.durations = durations
         self.canvasSize = canvasSize
         self.frameCount = frames.count
         self.loopCount = frames.count > 1 ? file.numPlays : nil
         self.hasAlpha = file.hasTransparency || !coversAll || layouts.contains { $0.disposal == .background && $0.width * $0.height != canvasSize.width * canvasSize.height }
         self.pixelSize = options.targetPixelSize(for: canvasSize, frameCount: frames.count)
-        self.canvas = Locked(AnimationCanvas(width: canvasSize.width, height: canvasSize.height))
+        self.canvas = Locked(try AnimationCanvas(width: canvasSize.width, height: canvasSize.height, frames: layouts))
     }
 
     /// Whether the frames are decoded smaller than the canvas.
@@ -79,7 +81,7 @@ final class APNGProvider: AnimatedImageProvider {
 
     func duration(at index: Int) -> Double {
         guard index >= 0, index < frameCount else { return 0 }
-        return layouts[index].duration
+        return durations[index]
     }
 
     func statedDuration(at index: Int) -> Double {
@@ -92,7 +94,7 @@ final class APNGProvider: AnimatedImageProvider {
             throw WebImageError(.invalidArgument, "frame index \(index) is outside 0..<\(frameCount)")
         }
         let pixels = try canvas.withLock { canvas in
-            try canvas.render(index, layouts: layouts) { frameIndex in
+            try canvas.render(index) { frameIndex in
                 let frame = frames[frameIndex]
                 return try animatedImageData.withUnsafeBytes { raw in
                     try PNGDecoding.pixels(raw, file: file, ranges: frame.data, width: frame.control.width, height: frame.control.height).bytes

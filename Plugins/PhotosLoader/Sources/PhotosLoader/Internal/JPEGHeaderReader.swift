@@ -129,7 +129,9 @@ enum JPEGHeaderReader {
         return nil
     }
 
+    /// `byte` as two uppercase hex digits.
     static func hex(_ byte: UInt8) -> String {
-        SHA256.hexString([byte]).uppercased()
+        let digits = String(byte, radix: 16, uppercase: true)
+        return byte < 0x10 ? "0" + digits : digits
     }
 }

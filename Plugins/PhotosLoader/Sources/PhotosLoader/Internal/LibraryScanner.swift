@@ -128,14 +128,14 @@ enum LibraryScanner {
                 return .skipped(reason: "unreadable \(format) header: \(problem.reason)", stamp: stamp)
             }
             var hasher = SHA256()
-            hasher.update(identifierDomain)
-            hasher.update(UInt64(size))
+            hasher.update(identifierDomain.utf8)
+            hasher.update(littleEndian: UInt64(size))
             hasher.update(head)
             if size > fingerprintSpan {
                 let tailStart = max(fingerprintSpan, size - fingerprintSpan)
                 hasher.update(try reader.read(at: tailStart, count: size - tailStart))
             }
-            let fingerprint = SHA256.hexString(hasher.finalize().prefix(16))
+            let fingerprint = hasher.finalize().identifier
             return .image(ExaminedImage(header: header, stamp: stamp, fingerprint: fingerprint))
         } catch {
             return .skipped(reason: "cannot be read: \(error)", stamp: stamp)
@@ -145,11 +145,25 @@ enum LibraryScanner {
     /// The identifier of a further copy of `fingerprint`, at `relativePath`.
     static func duplicateIdentifier(_ fingerprint: String, relativePath: String, attempt: Int) -> String {
         var hasher = SHA256()
-        hasher.update(identifierDomain + ".copy")
-        hasher.update(fingerprint)
+        hasher.update((identifierDomain + ".copy").utf8)
+        hasher.update(fingerprint.utf8)
         hasher.update([0])
-        hasher.update(relativePath)
-        hasher.update(UInt64(attempt))
-        return SHA256.hexString(hasher.finalize().prefix(16))
+        hasher.update(relativePath.utf8)
+        hasher.update(littleEndian: UInt64(attempt))
+        return hasher.finalize().identifier
+    }
+}
+
+extension SHA256 {
+    /// Feeds the 8 bytes of `value`, least significant first.
+    fileprivate mutating func update(littleEndian value: UInt64) {
+        withUnsafeBytes(of: value.littleEndian) { update($0) }
+    }
+}
+
+extension SHA256Digest {
+    /// An asset identifier: the first 16 bytes in lowercase hex (32 digits).
+    fileprivate var identifier: String {
+        String(hexString.prefix(32))
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 import WebImageCore
 
 /// Random access to the frames of a WebP (animated, or a still seen as one frame): the container
-/// is parsed once; frames are decoded by libwebp on demand and composited on a canvas by
-/// ``WebPCanvas`` (blending and disposal), then resampled (Lanczos-3, Core's resampler) when
+/// is parsed once; frames are decoded by libwebp on demand and composited by Core's
+/// `AnimationCanvas` (blending and disposal, with the WebP rules: see
+/// ``WebPFrameInfo/layout``), then resampled (Lanczos-3, Core's resampler) when
 /// the options ask for a thumbnail or a scale-down.
 ///
 /// Thread-safety: the canvas sits in a `Locked` (Core's mutex); frames are rendered under it
@@ -18,7 +19,7 @@ final class WebPAnimationProvider: AnimatedImageProvider {
     /// Whether any frame has alpha or leaves part of the canvas uncovered.
     let hasAlpha: Bool
     private let frames: [WebPFrameInfo]
-    private let canvas: Locked<WebPCanvas>
+    private let canvas: Locked<AnimationCanvas>
 
     /// Parses `data` and checks the canvas against the pixel limit.
     /// - Parameter partial: `data` may be cut short; only its complete frames are used.
@@ -40,7 +41,7 @@ final class WebPAnimationProvider: AnimatedImageProvider {
         self.loopCount = container.frames.count > 1 ? container.loopCount : nil
         self.hasAlpha = container.frames.contains { $0.hasAlpha || !$0.covers(width: canvasSize.width, height: canvasSize.height) }
         self.pixelSize = options.targetPixelSize(for: canvasSize, frameCount: container.frames.count)
-        self.canvas = Locked(WebPCanvas(width: canvasSize.width, height: canvasSize.height))
+        self.canvas = Locked(try AnimationCanvas(width: canvasSize.width, height: canvasSize.height, frames: container.frames.map(\.layout)))
     }
 
     /// Whether frames come out smaller than the canvas.
@@ -56,7 +57,7 @@ final class WebPAnimationProvider: AnimatedImageProvider {
             throw WebImageError(.invalidArgument, "frame index \(index) is outside 0..<\(frameCount)")
         }
         let pixels = try canvas.withLock { canvas in
-            try canvas.render(index, frames: frames) { frameIndex in try decodeFrame(frameIndex) }
+            try canvas.render(index) { frameIndex in try decodeFrame(frameIndex) }
         }
         let bitmap = try Bitmap(width: canvasSize.width, height: canvasSize.height, bytes: pixels, hasAlpha: hasAlpha)
         if bitmap.size == pixelSize { return bitmap }

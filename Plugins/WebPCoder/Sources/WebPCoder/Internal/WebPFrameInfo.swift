@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// Where one frame of an animated WebP sits, how it combines with the canvas, and where its
 /// bitstream (the ALPH + VP8, or VP8L, chunks) lies in the file.
 struct WebPFrameInfo: Sendable {
@@ -20,6 +22,19 @@ struct WebPFrameInfo: Sendable {
     var isKeyframe = false
     /// The byte range of the frame's bitstream in the file.
     var range: Range<Int>
+
+    /// Where the frame sits on the canvas and how it combines with it. Disposal clears to
+    /// transparent, not to the ANIM chunk's background color, as libwebp's `WebPAnimDecoder`
+    /// does (the specification makes the color a hint). A frame without alpha replaces its
+    /// rectangle (blending opaque pixels over the canvas would give the same pixels, slower).
+    var layout: AnimationFrameLayout {
+        AnimationFrameLayout(
+            x: x, y: y, width: width, height: height,
+            blend: blendOver && hasAlpha ? .over : .source,
+            disposal: disposeToBackground ? .background : .none,
+            isKeyframe: isKeyframe
+        )
+    }
 
     /// Whether the frame covers the whole canvas of `width` x `height`.
     func covers(width canvasWidth: Int, height canvasHeight: Int) -> Bool {
