@@ -84,6 +84,9 @@ import WebPCoder
         let image = try coder.decode(try Self.handMadeAnimation())
         // 40 ms, 250 ms, 5 ms (<= 10 ms: 100 ms as in browsers), 1000 ms, 100 ms.
         #expect(image.frameDurations == [0.04, 0.25, 0.1, 1.0, 0.1])
+        // What the file states, for `webimage info` and re-encoding.
+        #expect(image.statedFrameDurations == [0.04, 0.25, 0.005, 1.0, 0.1])
+        #expect(try coder.decode(try Self.handMadeAnimation(), options: { var options = ImageDecodeOptions(); options.firstFrameOnly = true; return options }()).statedFrameDurations == [0])
     }
 
     @Test(arguments: [[4, 0, 3, 1, 2], [2, 2, 0, 4], [1, 3, 4, 0]])

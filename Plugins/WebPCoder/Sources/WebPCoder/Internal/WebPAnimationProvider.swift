@@ -47,6 +47,11 @@ final class WebPAnimationProvider: AnimatedImageProvider {
     /// Whether frames come out smaller than the canvas.
     var isThumbnail: Bool { pixelSize != canvasSize }
 
+    func statedDuration(at index: Int) -> Double {
+        guard index >= 0, index < frameCount else { return 0 }
+        return frames[index].statedDuration
+    }
+
     func duration(at index: Int) -> Double {
         guard index >= 0, index < frameCount else { return 0 }
         return frames[index].duration

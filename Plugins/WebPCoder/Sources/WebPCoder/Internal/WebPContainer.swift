@@ -65,7 +65,10 @@ struct WebPContainer: Sendable {
                 let reason = partial ? "has no complete frame yet" : "has no frame"
                 throw WebImageError(.badImageData, "\(what) \(reason)")
             }
-            if !isAnimation { frames[0].duration = 0 }  // a still shows for no set time
+            if !isAnimation {  // a still shows for no set time
+                frames[0].duration = 0
+                frames[0].statedDuration = 0
+            }
             WebPFrameInfo.markKeyframes(&frames, width: width, height: height)
             return WebPContainer(
                 canvasSize: PixelSize(width: width, height: height),
@@ -96,6 +99,7 @@ struct WebPContainer: Sendable {
             blendOver: iterator.blend_method == WEBP_MUX_BLEND,
             hasAlpha: iterator.has_alpha != 0,
             duration: WebPFrameInfo.duration(milliseconds: Int(iterator.duration)),
+            statedDuration: Double(iterator.duration) / 1000,
             range: start..<end
         )
     }

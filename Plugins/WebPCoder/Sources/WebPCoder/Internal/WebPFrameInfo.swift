@@ -17,6 +17,8 @@ struct WebPFrameInfo: Sendable {
     var hasAlpha: Bool
     /// How long the frame shows, in seconds (after the short-delay rule).
     var duration: Double
+    /// How long the file says the frame shows, in seconds (before the short-delay rule).
+    var statedDuration: Double
     /// The canvas before this frame can be taken as transparent (or the frame replaces all of
     /// it), so rendering may start here without the frames before it.
     var isKeyframe = false
