@@ -57,6 +57,7 @@ public final class ImageManager: Sendable {
     private let settings = Locked(Settings())
     private let failedURLSet = FailedURLSet()
     let coordinator = LoadCoordinator()
+    let eventHub = EventHub()
 
     /// A manager over `cache` and `loader`. The shared manager, over the shared caches and
     /// loaders managers, is `ImageManager.shared` in the `SwiftWebImage` module.
@@ -125,28 +126,45 @@ public final class ImageManager: Sendable {
         context: WebImageContext = WebImageContext(),
         events: ImageLoadEventHandler? = nil
     ) async throws -> ImageLoadResult {
-        let (request, workKey) = try prepare(url, options: options, context: context)
+        let (request, workKey): (ImageLoadRequest, LoadWorkKey)
+        do {
+            (request, workKey) = try prepare(url, options: options, context: context)
+        } catch {
+            reportRefused(url, context: context, error: error)
+            throw error
+        }
         let id = coordinator.makeID()
+        // No observer: no sink, no event (one atomic load).
+        let sink = makeEventSink(requestID: id, url: request.url, cacheKey: request.key)
+        sink?.emit(.started)
         let subscriber = { (continuation: CheckedContinuation<ImageLoadResult, any Error>) in
             LoadCoordinator.Subscriber(continuation: continuation, events: events, url: request.url)
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                switch coordinator.join(workKey, id: id, subscriber: subscriber(continuation)) {
+                switch coordinator.join(workKey, id: id, subscriber: subscriber(continuation), sink: sink) {
                 case .cancelled:
+                    sink?.emit(.cancelled)
                     continuation.resume(throwing: WebImageError.cancelled("Operation cancelled by user before loading", url: request.url))
                 case .delivered(let result):
                     // The load just finished and is storing: its image is in hand, so this
                     // request is served from memory, not from a load of its own.
-                    continuation.resume(with: result.map { loaded in
+                    let served = result.map { loaded in
                         var served = loaded
                         if served.cacheType == .none { served.cacheType = .memory }
                         return served
-                    })
+                    }
+                    sink?.emit(.joined)
+                    sink?.emit(.end(of: served, url: request.url))
+                    continuation.resume(with: served)
                 case .joined:
-                    break
+                    if let sink {
+                        // Reported before the work's events can reach this request.
+                        sink.emit(.joined)
+                        if let ended = coordinator.activate(id: id) { sink.emit(.end(of: ended, url: request.url)) }
+                    }
                 case .started(let generation):
-                    start(request, workKey: workKey, generation: generation)
+                    start(request, workKey: workKey, generation: generation, observed: sink != nil)
                 }
             }
         } onCancel: {
@@ -154,9 +172,19 @@ public final class ImageManager: Sendable {
         }
     }
 
-    private func start(_ request: ImageLoadRequest, workKey: LoadWorkKey, generation: UInt64) {
-        let pipeline = ImageLoadPipeline(request: request, failedURLs: failedURLSet)
+    private func start(_ request: ImageLoadRequest, workKey: LoadWorkKey, generation: UInt64, observed: Bool) {
         let coordinator = coordinator
+        let pipeline: ImageLoadPipeline
+        if observed {
+            // The pipeline and the parts report through the work's sink: to every requester
+            // subscribed at that moment.
+            let sink = ImageEventSink { kind in coordinator.broadcast(kind, key: workKey, generation: generation) }
+            var observedRequest = request
+            observedRequest.context.imageEventSink = sink
+            pipeline = ImageLoadPipeline(request: observedRequest, failedURLs: failedURLSet, sink: sink)
+        } else {
+            pipeline = ImageLoadPipeline(request: request, failedURLs: failedURLSet, sink: nil)
+        }
         let priority: TaskPriority? = request.options.contains(.highPriority) ? .high : request.options.contains(.lowPriority) ? .low : nil
         let task = Task(priority: priority) {
             await pipeline.run(
@@ -219,6 +247,7 @@ public final class ImageManager: Sendable {
         ObjectIdentifier(WebImageContextKeys.ImageScaleFactor.self), ObjectIdentifier(WebImageContextKeys.ImageScaleDownLimitBytes.self),
         ObjectIdentifier(WebImageContextKeys.ImageForceDecodePolicy.self), ObjectIdentifier(WebImageContextKeys.CallbackQueue.self),
         ObjectIdentifier(WebImageContextKeys.SetImageOperationKey.self), ObjectIdentifier(WebImageContextKeys.ImageCacheKey.self),
+        ObjectIdentifier(WebImageContextKeys.ImageEventSink.self),
     ]
 
     private func workKey(for request: ImageLoadRequest) -> LoadWorkKey {

@@ -37,6 +37,7 @@ struct DecodeSignature: Hashable, Sendable {
             context.imageForceDecodePolicy != nil, context.imageEncodeOptions != nil, context.downloadRequestModifier != nil,
             context.downloadResponseModifier != nil, context.downloadDecryptor != nil, context.optionsProcessor != nil,
             context.callbackQueue != nil, context.setImageOperationKey != nil, context.loaderCachedImage != nil,
+            context.imageEventSink != nil,
         ]
         guard known.filter({ $0 }).count == context.count else { return nil }
         let decodeOptions = ImageDataDecoding.decodeOptions(for: url, options: options, context: context)
