@@ -318,6 +318,20 @@ struct ImageManagerEventTests {
         }
     }
 
+    @Test func sinksInTheCallersContextDoNotSplitTheWork() async throws {
+        let gate = AsyncGate()
+        let loader = MockImageLoader(gate: gate)
+        let manager = ImageManager(cache: cache, loader: loader)
+        let contexts = (0..<2).map { id in
+            WebImageContext { $0.imageEventSink = ImageEventSink(requestID: UInt64(id), url: url, cacheKey: key, handler: recorder.record) }
+        }
+        let tasks = contexts.map { context in Task { try await manager.loadImage(with: url, context: context) } }
+        while manager.coordinator.subscriberCount < 2 { await Task.yield() }
+        gate.open()
+        for task in tasks { _ = try await task.value }
+        #expect(loader.requestCount == 1)
+    }
+
     @Test func removedObserversHearNothing() async throws {
         cache.preload(TestImages.still(), forKey: key, cacheType: .memory)
         let loader = MockImageLoader()
