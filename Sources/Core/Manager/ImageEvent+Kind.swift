@@ -3,7 +3,8 @@ import Foundation
 extension ImageEvent {
     /// What happened to a request; see ``ImageEvent`` for the order.
     public enum Kind: Sendable, CustomStringConvertible {
-        /// The request was accepted: URL valid and not blocked, key made.
+        /// The request arrived with a URL and its key is made; a blocked URL's `failed`
+        /// follows at once.
         case started
         /// The request shares a load that another request started (coalescing): it sees that
         /// load's events from now on, and gets its own end.

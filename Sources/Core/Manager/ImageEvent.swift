@@ -5,7 +5,7 @@ public import Foundation
 ///
 /// Every call of `loadImage` (async, completion-handler, `updates`, and so the prefetcher and
 /// image targets) is a request with its own ``requestID``. Its events, in order:
-/// 1. ``Kind/started`` (after validation; a `nil` or empty URL reports nothing).
+/// 1. ``Kind/started`` (a `nil` or empty URL reports nothing at all).
 /// 2. ``Kind/joined`` when the request shares a load that was already running.
 /// 3. What the shared work did while the request was subscribed to it: ``Kind/cacheHit(_:)``
 ///    or ``Kind/cacheMiss``, ``Kind/loaderStarted``, ``Kind/loaderFinished(bytes:statusCode:)``

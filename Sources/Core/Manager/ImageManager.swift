@@ -30,7 +30,8 @@ public import Foundation
 ///    (`originalStoreCacheType`, default `.disk`), the transformed image to the key
 ///    (`storeCacheType`, default `.all`). Without one, the image and its data go to the key.
 ///    A cache serializer (context, else manager) may choose the stored data. The result is
-///    delivered before the stores finish, unless `waitStoreCache`.
+///    delivered before the stores finish, unless `waitStoreCache`. A store that fails does
+///    not fail the request: it is reported as a ``ImageEvent/Kind/storeFailed(cacheType:key:error:)`` event.
 ///
 /// Coalescing: concurrent requests that resolve to the same work (same cache key, options,
 /// cache, loader and coder instances and cache types) share one run: one loader request, one
@@ -38,6 +39,14 @@ public import Foundation
 /// (request or response modifiers, a decryptor, a serializer, a coder or cache that is a
 /// struct, or plug-in keys) runs on its own. Cancelling one requester never affects the
 /// others; when the last one cancels, the run is cancelled and the loader sees it.
+///
+/// Events: every request reports what happens to it, in order (``ImageEvent``: started, joined,
+/// cache hit and tier or miss, loader started and finished with bytes and status, decoded,
+/// transformed, stored or store failed, and its end: finished, failed or cancelled) to the
+/// observers of ``addEventObserver(_:)`` and ``events(bufferingNewest:)``, each request under
+/// its own id, coalesced ones included. Parts that serve a request (loaders, caches, coders)
+/// report through its context's ``WebImageContext/imageEventSink``. With no observer no event
+/// is made: the cost is one atomic load per request.
 ///
 /// Thread-safety: every method may be called from any thread. The pipeline runs in its own
 /// task, never on the caller's thread; no user code runs under a lock.

@@ -93,7 +93,8 @@ extension RedisImageCache: ImageCache {
     /// - Throws: ``WebImageCore/WebImageError`` with `invalidArgument` when both are `nil`;
     ///   `cacheFailure` when nothing was stored: the value is over ``Config/maxValueSize``, the
     ///   image could not be encoded, or Redis failed (the store is then dropped: counted in
-    ///   ``Statistics/droppedStores`` and logged). Callers may ignore it: `ImageManager` does.
+    ///   ``Statistics/droppedStores`` and logged). Callers may ignore it: `ImageManager` goes on
+    ///   and reports it as the request's `storeFailed` event.
     public func store(_ image: WebImage?, data: Data?, forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) async throws {
         guard cacheType.includesDisk else { return }
         guard image != nil || data != nil else {

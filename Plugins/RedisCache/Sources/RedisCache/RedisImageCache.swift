@@ -42,8 +42,8 @@ import Dispatch
 ///   holds a caller longer than the client's command timeout: a query is a miss (counted in
 ///   ``Statistics/failedQueries``), a store is dropped (counted in ``Statistics/droppedStores``
 ///   and logged through ``Config/logHandler``) and throws `cacheFailure` for the caller to
-///   ignore (`ImageManager` and `CachesManager` do). The client reconnects with backoff when
-///   the server is back; nothing needs restarting. A value that is not an entry of this cache
+///   ignore (`CachesManager` does; `ImageManager` goes on and reports a `storeFailed` event).
+///   The client reconnects with backoff when the server is back; nothing needs restarting. A value that is not an entry of this cache
 ///   (corrupt or truncated), or whose data the coder calls bad, is a miss and is removed.
 ///
 /// Thread-safety: every member may be called from any thread, concurrently. No lock is held
