@@ -20,8 +20,8 @@ extension ImageManager {
     ///   (cache hit or miss, loader, decode, transform, stores, logs of the parts) go to every
     ///   request subscribed to the work at that moment, each under its own ``ImageEvent/requestID``:
     ///   a request that joins late misses what happened before it joined, one that left (was
-    ///   cancelled) hears nothing more, and those that got the result still hear about the
-    ///   stores. A request that arrives after the result while the stores run is served from
+    ///   cancelled) hears nothing more (but an event that was already being handed out as it
+    ///   left), and those that got the result still hear about the stores. A request that arrives after the result while the stores run is served from
     ///   memory: `started`, `joined`, `finished(cacheType: .memory)`.
     /// - Thread and order: `handler` is called on the thread that emits (the caller's task for
     ///   `started`, the load's task for most others, the cancelling thread for `cancelled`),
