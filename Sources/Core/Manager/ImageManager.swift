@@ -135,16 +135,10 @@ public final class ImageManager: Sendable {
         context: WebImageContext = WebImageContext(),
         events: ImageLoadEventHandler? = nil
     ) async throws -> ImageLoadResult {
-        let (request, workKey): (ImageLoadRequest, LoadWorkKey)
-        do {
-            (request, workKey) = try prepare(url, options: options, context: context)
-        } catch {
-            reportRefused(url, context: context, error: error)
-            throw error
-        }
+        let (request, workKey) = try prepareReportingRefusal(url, options: options, context: context)
         let id = coordinator.makeID()
         // No observer: no sink, no event (one atomic load).
-        let sink = makeEventSink(requestID: id, url: request.url, cacheKey: request.key)
+        let sink = eventHub.isObserved ? makeEventSink(requestID: id, url: request.url, cacheKey: request.key) : nil
         sink?.emit(.started)
         let subscriber = { (continuation: CheckedContinuation<ImageLoadResult, any Error>) in
             LoadCoordinator.Subscriber(continuation: continuation, events: events, url: request.url)
@@ -203,6 +197,16 @@ public final class ImageManager: Sendable {
             coordinator.finish(key: workKey, generation: generation)
         }
         coordinator.attach(task, to: workKey, generation: generation)
+    }
+
+    /// ``prepare(_:options:context:)``, reporting a refused request to the event observers.
+    private func prepareReportingRefusal(_ url: URL?, options: WebImageOptions, context: WebImageContext) throws -> (ImageLoadRequest, LoadWorkKey) {
+        do {
+            return try prepare(url, options: options, context: context)
+        } catch {
+            reportRefused(url, context: context, error: error)
+            throw error
+        }
     }
 
     /// Validates the request and resolves its parts and keys.

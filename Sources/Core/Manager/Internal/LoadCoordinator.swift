@@ -145,7 +145,7 @@ final class LoadCoordinator: Sendable {
         let (subscriber, abandonedTask, sinks) = state.withLock { state -> (Subscriber?, Task<Void, Never>?, [(sink: ImageEventSink, url: URL)]) in
             guard let key = state.owners.removeValue(forKey: id), var load = state.loads[key],
                   let subscriber = load.subscribers.removeValue(forKey: id) else { return (nil, nil, []) }
-            let sinks = state.ending([id], of: &load, with: .failure(CancellationError()))
+            let sinks = load.sinks == nil ? [] : state.ending([id], of: &load, with: .failure(CancellationError()))
             load.sinks?.active[id] = nil
             if load.subscribers.isEmpty, load.delivered == nil {
                 state.loads[key] = nil
@@ -185,7 +185,7 @@ final class LoadCoordinator: Sendable {
             guard var load = state.loads[key], load.generation == generation, load.delivered == nil else { return ([], []) }
             let subscribers = Array(load.subscribers.values)
             for id in load.subscribers.keys { state.owners[id] = nil }
-            let sinks = state.ending(load.subscribers.keys, of: &load, with: result)
+            let sinks = load.sinks == nil ? [] : state.ending(load.subscribers.keys, of: &load, with: result)
             load.subscribers = [:]
             load.delivered = result
             state.loads[key] = load
@@ -202,7 +202,7 @@ final class LoadCoordinator: Sendable {
             guard var load = state.loads[key], load.generation == generation else { return ([], []) }
             state.loads[key] = nil
             for id in load.subscribers.keys { state.owners[id] = nil }
-            let sinks = state.ending(load.subscribers.keys, of: &load, with: .failure(CancellationError()))
+            let sinks = load.sinks == nil ? [] : state.ending(load.subscribers.keys, of: &load, with: .failure(CancellationError()))
             return (Array(load.subscribers.values), sinks)
         }
         for (sink, _) in sinks { sink.emit(.cancelled) }
@@ -219,7 +219,7 @@ final class LoadCoordinator: Sendable {
             var sinks: [(sink: ImageEventSink, url: URL)] = []
             for (key, var load) in state.loads where load.delivered == nil {
                 subscribers += load.subscribers.values
-                sinks += state.ending(load.subscribers.keys, of: &load, with: .failure(CancellationError()))
+                if load.sinks != nil { sinks += state.ending(load.subscribers.keys, of: &load, with: .failure(CancellationError())) }
                 if let task = load.task { tasks.append(task) }
                 state.loads[key] = nil
             }
