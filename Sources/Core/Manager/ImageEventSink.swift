@@ -20,6 +20,7 @@ public import Foundation
 public final class ImageEventSink: Sendable {
     private enum Target: Sendable {
         case request(requestID: UInt64, url: URL, cacheKey: String, handler: @Sendable (ImageEvent) -> Void)
+        case observers(EventHub, requestID: UInt64, url: URL, cacheKey: String)
         case fanOut(@Sendable (ImageEvent.Kind) -> Void)
     }
 
@@ -29,6 +30,11 @@ public final class ImageEventSink: Sendable {
     /// `handler`: for tests of a part, or for calling a part outside a manager.
     public init(requestID: UInt64, url: URL, cacheKey: String, handler: @escaping @Sendable (ImageEvent) -> Void) {
         target = .request(requestID: requestID, url: url, cacheKey: cacheKey, handler: handler)
+    }
+
+    /// A sink that publishes one request's events to a manager's observers.
+    init(hub: EventHub, requestID: UInt64, url: URL, cacheKey: String) {
+        target = .observers(hub, requestID: requestID, url: url, cacheKey: cacheKey)
     }
 
     /// A sink that hands each kind to `fanOut`, which stamps it for each of several requests.
@@ -41,6 +47,8 @@ public final class ImageEventSink: Sendable {
         switch target {
         case .request(let requestID, let url, let cacheKey, let handler):
             handler(ImageEvent(requestID: requestID, url: url, cacheKey: cacheKey, time: .now, kind: kind))
+        case .observers(let hub, let requestID, let url, let cacheKey):
+            hub.publish(ImageEvent(requestID: requestID, url: url, cacheKey: cacheKey, time: .now, kind: kind))
         case .fanOut(let fanOut):
             fanOut(kind)
         }

@@ -54,8 +54,7 @@ extension ImageManager {
     /// The sink of request `requestID`, or `nil` when nobody observes.
     func makeEventSink(requestID: UInt64, url: URL, cacheKey: String) -> ImageEventSink? {
         guard eventHub.isObserved else { return nil }
-        let hub = eventHub
-        return ImageEventSink(requestID: requestID, url: url, cacheKey: cacheKey) { event in hub.publish(event) }
+        return ImageEventSink(hub: eventHub, requestID: requestID, url: url, cacheKey: cacheKey)
     }
 
     /// Reports a request refused before it started (a blocked URL): `started`, then `failed`.

@@ -9,12 +9,15 @@ final class EventHub: Sendable {
     typealias Handler = @Sendable (ImageEvent) -> Void
 
     private struct State {
-        var observers: [(id: UInt64, handler: Handler)] = []
+        /// The observers' ids and handlers, in the order they were added (two arrays, so that
+        /// a publish copies the handlers without building an array).
+        var ids: [UInt64] = []
+        var handlers: [Handler] = []
         var nextID: UInt64 = 0
     }
 
     private let state = Locked(State())
-    /// The number of observers, kept equal to `state.observers.count` (written under the lock).
+    /// The number of observers, kept equal to `state.handlers.count` (written under the lock).
     private let observerCount = Atomic<Int>(0)
 
     /// Whether any observer is registered.
@@ -24,8 +27,9 @@ final class EventHub: Sendable {
     func add(_ handler: @escaping Handler) -> UInt64 {
         state.withLock { state in
             defer { state.nextID += 1 }
-            state.observers.append((state.nextID, handler))
-            observerCount.store(state.observers.count, ordering: .relaxed)
+            state.ids.append(state.nextID)
+            state.handlers.append(handler)
+            observerCount.store(state.handlers.count, ordering: .relaxed)
             return state.nextID
         }
     }
@@ -34,9 +38,10 @@ final class EventHub: Sendable {
     func remove(_ id: UInt64) {
         // The handler is released after the lock: its captures may run code when they go.
         let removed = state.withLock { state -> Handler? in
-            guard let index = state.observers.firstIndex(where: { $0.id == id }) else { return nil }
-            let handler = state.observers.remove(at: index).handler
-            observerCount.store(state.observers.count, ordering: .relaxed)
+            guard let index = state.ids.firstIndex(of: id) else { return nil }
+            state.ids.remove(at: index)
+            let handler = state.handlers.remove(at: index)
+            observerCount.store(state.handlers.count, ordering: .relaxed)
             return handler
         }
         _ = removed
@@ -45,7 +50,7 @@ final class EventHub: Sendable {
     /// Calls every observer with `event`.
     func publish(_ event: ImageEvent) {
         guard isObserved else { return }
-        let handlers = state.withLock { $0.observers.map(\.handler) }
+        let handlers = state.withLock { $0.handlers }
         for handler in handlers { handler(event) }
     }
 }
