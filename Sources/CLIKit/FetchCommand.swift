@@ -2,8 +2,8 @@ import Foundation
 import SwiftWebImage
 
 /// `webimage fetch <URL>... [--output DIR] [--cache-dir DIR | --no-cache] [--concurrency N]
-/// [--transform SPEC]... [--thumbnail WxH]`: loads images through ``ImageManager/shared`` and
-/// writes them to a folder.
+/// [--transform SPEC]... [--thumbnail WxH] [--verbose]`: loads images through
+/// ``ImageManager/shared`` and writes them to a folder.
 ///
 /// - Every load goes through the shared manager: cache query (memory, then disk), coalescing
 ///   of identical requests, the shared loaders, decoding with the shared coders, transformers,
@@ -14,6 +14,8 @@ import SwiftWebImage
 ///   `disk`, `network`, or `file`/`data` for those URLs), how long it took, its size and
 ///   format, and the file written. Failures go to standard error, one line each. On a terminal
 ///   a progress bar (images and bytes) stays below the lines; otherwise there are only lines.
+/// - A cache store that failed is a warning on standard error (the image is still written);
+///   `--verbose` prints every event of every request there instead, one line each (``EventLog``).
 /// - Files: named after the URL's last path component (`image` when it has none), with the
 ///   extension of the format written, made unique within the run (`photo-2.jpg`); contents as
 ///   ``ResultFile`` decides; each written atomically.
@@ -24,11 +26,12 @@ struct FetchCommand: Command {
     static let help = """
         USAGE: webimage fetch <URL>... [--output DIR] [--cache-dir DIR | --no-cache]
                               [--concurrency N] [--transform SPEC]... [--thumbnail WxH]
+                              [--verbose]
 
         Loads each URL (http, https, file or data; a plain path works too) through the shared
         image manager and writes the images to DIR. Prints, per URL, whether it came from
         memory, disk or the network and how long it took. On a terminal a progress bar shows
-        images and bytes.
+        images and bytes. A failed cache store is a warning on standard error.
 
         OPTIONS:
           -o, --output DIR      Where to write the images (default: the current directory).
@@ -38,6 +41,8 @@ struct FetchCommand: Command {
           --concurrency N       Loads at once, 1...64 (default 4).
           --transform SPEC      Apply a transformer (see 'webimage help convert'); repeatable.
           --thumbnail WxH       Decode at most WxH pixels, keeping the aspect ratio.
+          -v, --verbose         Print every event of every load (cache hit or miss, loader,
+                                decode, transform, stores) to standard error, one line each.
           -h, --help            Show this help.
 
         EXAMPLE:
@@ -69,10 +74,10 @@ struct FetchCommand: Command {
     func run(_ arguments: [String]) async throws -> Int32 {
         let parser = ArgumentParser(
             command: Self.name,
-            flags: ["--no-cache"],
+            flags: ["--no-cache", "--verbose"],
             options: ["--output", "--cache-dir", "--concurrency", "--transform", "--thumbnail"],
             repeatable: ["--transform"],
-            aliases: ["-o": "--output"]
+            aliases: ["-o": "--output", "-v": "--verbose"]
         )
         let parsed = try parser.parse(arguments)
         if parsed.has("--help") {
@@ -119,6 +124,8 @@ struct FetchCommand: Command {
 
         let progress = TransferProgress(total: jobs.count, console: console)
         let requestContext = context
+        let eventLog = EventLog(manager: .shared, command: Self.name, verbose: parsed.has("--verbose"), console: console)
+        defer { eventLog.stop() }
         progress.start()
         let started = ContinuousClock.now
         var origins: [String: Int] = [:]

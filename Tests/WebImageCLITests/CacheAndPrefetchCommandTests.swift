@@ -32,6 +32,16 @@ import WebImageTestSupport
         #expect(server.totalRequestCount == 2)
     }
 
+    @Test func prefetchWarnsAboutAFailedCacheStore() async throws {
+        try workspace.write(Data("not a directory".utf8), to: "cache/default")
+        let result = try await run(["prefetch", urls[0], "--cache-dir", "cache"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.errorLines.count == 1, "\(result.stderr)")
+        #expect(result.errorLines.first?.hasPrefix("webimage prefetch: warning: \(urls[0]): not stored in the memory and disk cache under key ") == true, "\(result.stderr)")
+        let verbose = try await run(["prefetch", urls[1], "--cache-dir", "cache", "--verbose"])
+        #expect(verbose.errorLines.contains { $0.contains(" storeFailed(all, key ") && $0.hasSuffix(urls[1]) }, "\(verbose.stderr)")
+    }
+
     @Test func prefetchReportsFailures() async throws {
         let missing = server.url(for: "/missing.png").absoluteString
         let result = try await run(["prefetch", urls[0], missing, "--cache-dir", "cache"])

@@ -101,6 +101,41 @@ import WebImageTestSupport
         #expect(result.lines.last?.hasSuffix("; 2 failed") == true)
     }
 
+    /// A cache whose disk tier cannot be written (`cache/default` is a file, so its directory
+    /// cannot be made): the image is still fetched and written, and the failed store is a
+    /// warning on standard error that names the URL, the tiers, the key and the reason.
+    @Test func aFailedCacheStoreIsAWarning() async throws {
+        try workspace.write(Data("not a directory".utf8), to: "cache/default")
+        let result = try await fetch([photoURL, "--output", "out", "--cache-dir", "cache"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(origin(of: photoURL, in: result) == "network")
+        #expect(workspace.contents(of: "out") == ["photo.jpg"])
+        #expect(result.errorLines.count == 1, "\(result.stderr)")
+        let warning = try #require(result.errorLines.first)
+        #expect(warning.hasPrefix("webimage fetch: warning: \(photoURL): not stored in the memory and disk cache under key \(String(reflecting: photoURL)): "))
+        #expect(warning.contains(workspace.path("cache/default")), "the reason names the directory")
+    }
+
+    /// `--verbose`: every event of the request, one line each on standard error, in order.
+    @Test func verbosePrintsEveryEvent() async throws {
+        let result = try await fetch([photoURL, "--output", "out", "--cache-dir", "cache", "--verbose"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.errorLines.allSatisfy { $0.hasPrefix("webimage fetch: +") && $0.contains(" ms #0 ") && $0.hasSuffix(" \(photoURL)") }, "\(result.stderr)")
+        // The kind's name follows the request id.
+        let kinds = result.errorLines.compactMap { line -> String? in
+            guard let range = line.range(of: " #0 ") else { return nil }
+            return String(line[range.upperBound...].prefix { $0.isLetter })
+        }
+        let expected = ["started", "cacheMiss", "loaderStarted", "loaderFinished", "stored", "finished"]
+        #expect(kinds.filter(expected.contains) == expected, "\(kinds)")
+        #expect(result.errorLines.contains { $0.contains("loaderFinished(bytes: \(jpeg.count), status: 200)") })
+
+        let second = try await fetch([photoURL, "--output", "out2", "--cache-dir", "cache", "-v"])
+        #expect(second.errorLines.contains { $0.contains(" #0 cacheHit(disk) ") }, "\(second.stderr)")
+        let quiet = try await fetch([photoURL, "--output", "out3", "--cache-dir", "cache"])
+        #expect(quiet.stderr.isEmpty)
+    }
+
     /// On a terminal, a progress bar (images and bytes) is drawn and redrawn in place, the
     /// per-URL lines scroll above it, and it is gone at the end.
     @Test func progressBarOnATerminal() async throws {

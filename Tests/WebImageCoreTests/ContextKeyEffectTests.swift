@@ -42,6 +42,7 @@ import WebImageCore
         ("SetImageOperationKey", WebImageContextKeys.SetImageOperationKey.effect, .none),
         ("LoaderCachedImage", WebImageContextKeys.LoaderCachedImage.effect, .load),
         ("ImageCacheKey", WebImageContextKeys.ImageCacheKey.effect, .load),
+        ("ImageEventSink", WebImageContextKeys.ImageEventSink.effect, .none),
     ]
 
     @Test("every built-in key declares its effect", arguments: builtInEffects.map { ($0.name, $0.declared, $0.expected) })

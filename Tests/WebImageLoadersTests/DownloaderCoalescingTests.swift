@@ -36,6 +36,24 @@ struct DownloaderCoalescingTests {
         #expect(downloader.currentDownloadCount == 0)
     }
 
+    @Test func requestersWithEventSinksStillShareOneDecode() async throws {
+        defer { server.stop() }
+        let mock = MockImageCoder(name: "shared", magic: Array("WIRAW".utf8), format: .rawBitmap)
+        let (downloader, events) = Fixtures.downloader(coder: mock)
+        let url = server.url(for: "/held.wiraw")
+        // The manager gives every observed request a sink of its own: it must not split decodes.
+        func observed(_ id: UInt64) -> WebImageContext {
+            WebImageContext { $0.imageEventSink = ImageEventSink(requestID: id, url: url, cacheKey: url.absoluteString) { _ in } }
+        }
+        let first = Fixtures.request(downloader, url, context: observed(1))
+        let second = Fixtures.request(downloader, url, context: observed(2))
+        await events.wait(for: .requesterJoined, url: url)
+        gate.open()
+        _ = try await first.value
+        _ = try await second.value
+        #expect(mock.decodeCount == 1)
+    }
+
     @Test func requestersWithDifferentDecodeSettingsDecodeSeparately() async throws {
         defer { server.stop() }
         let (downloader, events) = Fixtures.downloader()

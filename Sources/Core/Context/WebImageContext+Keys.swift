@@ -112,6 +112,11 @@ public enum WebImageContextKeys {
         public typealias Value = String
         public static let effect = WebImageContextKeyEffect.load
     }
+    /// The key of ``WebImageContext/imageEventSink``: changes nothing about the image.
+    public enum ImageEventSink: WebImageContextKey {
+        public typealias Value = WebImageCore.ImageEventSink
+        public static let effect = WebImageContextKeyEffect.none
+    }
 }
 
 extension WebImageContext {
@@ -230,5 +235,13 @@ extension WebImageContext {
     public var imageCacheKey: String? {
         get { self[WebImageContextKeys.ImageCacheKey.self] }
         set { self[WebImageContextKeys.ImageCacheKey.self] = newValue }
+    }
+    /// Where the parts serving this request report its events (``ImageEvent``): loaders, caches
+    /// and coders emit through it. The manager sets it on every request it runs while it has
+    /// event observers (replacing a value the caller put here); with no observer it is `nil`
+    /// unless the caller set one. Callers normally leave it unset.
+    public var imageEventSink: ImageEventSink? {
+        get { self[WebImageContextKeys.ImageEventSink.self] }
+        set { self[WebImageContextKeys.ImageEventSink.self] = newValue }
     }
 }

@@ -30,7 +30,8 @@ public import Foundation
 ///    (`originalStoreCacheType`, default `.disk`), the transformed image to the key
 ///    (`storeCacheType`, default `.all`). Without one, the image and its data go to the key.
 ///    A cache serializer (context, else manager) may choose the stored data. The result is
-///    delivered before the stores finish, unless `waitStoreCache`.
+///    delivered before the stores finish, unless `waitStoreCache`. A store that fails does
+///    not fail the request: it is reported as a ``ImageEvent/Kind/storeFailed(cacheType:key:error:)`` event.
 ///
 /// Coalescing: concurrent requests that resolve to the same work share one run: one loader
 /// request, one decode, one transform. The work is the cache key, the option flags that change
@@ -44,6 +45,14 @@ public import Foundation
 /// Where work runs: loaders and caches decode through ``ImageDecodeRequest`` on
 /// ``BlockingWorkExecutor/processing``, and the transformer runs there too, so CPU-heavy work
 /// never occupies the Swift concurrency pool and a memory hit is answered while it runs.
+///
+/// Events: every request reports what happens to it, in order (``ImageEvent``: started, joined,
+/// cache hit and tier or miss, loader started and finished with bytes and status, decoded,
+/// transformed, stored or store failed, and its end: finished, failed or cancelled) to the
+/// observers of ``addEventObserver(_:)`` and ``events(bufferingNewest:)``, each request under
+/// its own id, coalesced ones included. Parts that serve a request (loaders, caches, coders)
+/// report through its context's ``WebImageContext/imageEventSink``. With no observer no event
+/// is made: the cost is one atomic load per request.
 ///
 /// Thread-safety: every method may be called from any thread. The pipeline runs in its own
 /// task, never on the caller's thread; no user code runs under a lock.
@@ -63,6 +72,7 @@ public final class ImageManager: Sendable {
     private let settings = Locked(Settings())
     private let failedURLSet = FailedURLSet()
     let coordinator = LoadCoordinator()
+    let eventHub = EventHub()
 
     /// A manager over `cache` and `loader`. The shared manager, over the shared caches and
     /// loaders managers, is `ImageManager.shared` in the `SwiftWebImage` module.
@@ -131,28 +141,39 @@ public final class ImageManager: Sendable {
         context: WebImageContext = WebImageContext(),
         events: ImageLoadEventHandler? = nil
     ) async throws -> ImageLoadResult {
-        let (request, workKey) = try prepare(url, options: options, context: context)
+        let (request, workKey) = try prepareReportingRefusal(url, options: options, context: context)
         let id = coordinator.makeID()
+        // No observer: no sink, no event (one atomic load).
+        let sink = eventHub.isObserved ? makeEventSink(requestID: id, url: request.url, cacheKey: request.key) : nil
+        sink?.emit(.started)
         let subscriber = { (continuation: CheckedContinuation<ImageLoadResult, any Error>) in
             LoadCoordinator.Subscriber(continuation: continuation, events: events, url: request.url)
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                switch coordinator.join(workKey, id: id, subscriber: subscriber(continuation)) {
+                switch coordinator.join(workKey, id: id, subscriber: subscriber(continuation), sink: sink) {
                 case .cancelled:
+                    sink?.emit(.cancelled)
                     continuation.resume(throwing: WebImageError.cancelled("Operation cancelled by user before loading", url: request.url))
                 case .delivered(let result):
                     // The load just finished and is storing: its image is in hand, so this
                     // request is served from memory, not from a load of its own.
-                    continuation.resume(with: result.map { loaded in
+                    let served = result.map { loaded in
                         var served = loaded
                         if served.cacheType == .none { served.cacheType = .memory }
                         return served
-                    })
+                    }
+                    sink?.emit(.joined)
+                    sink?.emit(.end(of: served, url: request.url))
+                    continuation.resume(with: served)
                 case .joined:
-                    break
+                    if let sink {
+                        // Reported before the work's events can reach this request.
+                        sink.emit(.joined)
+                        if let ended = coordinator.activate(id: id) { sink.emit(.end(of: ended, url: request.url)) }
+                    }
                 case .started(let generation):
-                    start(request, workKey: workKey, generation: generation)
+                    start(request, workKey: workKey, generation: generation, observed: sink != nil)
                 }
             }
         } onCancel: {
@@ -160,9 +181,19 @@ public final class ImageManager: Sendable {
         }
     }
 
-    private func start(_ request: ImageLoadRequest, workKey: LoadWorkKey, generation: UInt64) {
-        let pipeline = ImageLoadPipeline(request: request, failedURLs: failedURLSet)
+    private func start(_ request: ImageLoadRequest, workKey: LoadWorkKey, generation: UInt64, observed: Bool) {
         let coordinator = coordinator
+        let pipeline: ImageLoadPipeline
+        if observed {
+            // The pipeline and the parts report through the work's sink: to every requester
+            // subscribed at that moment.
+            let sink = ImageEventSink { kind in coordinator.broadcast(kind, key: workKey, generation: generation) }
+            var observedRequest = request
+            observedRequest.context.imageEventSink = sink
+            pipeline = ImageLoadPipeline(request: observedRequest, failedURLs: failedURLSet, sink: sink)
+        } else {
+            pipeline = ImageLoadPipeline(request: request, failedURLs: failedURLSet, sink: nil)
+        }
         let priority: TaskPriority? = request.options.contains(.highPriority) ? .high : request.options.contains(.lowPriority) ? .low : nil
         let task = Task(priority: priority) {
             await pipeline.run(
@@ -172,6 +203,16 @@ public final class ImageManager: Sendable {
             coordinator.finish(key: workKey, generation: generation)
         }
         coordinator.attach(task, to: workKey, generation: generation)
+    }
+
+    /// ``prepare(_:options:context:)``, reporting a refused request to the event observers.
+    private func prepareReportingRefusal(_ url: URL?, options: WebImageOptions, context: WebImageContext) throws -> (ImageLoadRequest, LoadWorkKey) {
+        do {
+            return try prepare(url, options: options, context: context)
+        } catch {
+            reportRefused(url, context: context, error: error)
+            throw error
+        }
     }
 
     /// Validates the request and resolves its parts and keys.

@@ -20,7 +20,7 @@ extension RedisImageCache: ImageCache {
         } catch {
             if WebImageError.isCancellation(error) { return nil }
             record { $0.failedQueries += 1 }
-            log(.error, "the query of key \(Self.describe(key)) is a miss", error)
+            log(.error, "the query of key \(Self.describe(key)) is a miss", error, context: context)
             return nil
         }
         let value: Data
@@ -32,7 +32,7 @@ extension RedisImageCache: ImageCache {
             return nil
         default:
             record { $0.failedQueries += 1 }
-            log(.error, "the query of key \(Self.describe(key)) is a miss: GET answered \(reply)")
+            log(.error, "the query of key \(Self.describe(key)) is a miss: GET answered \(reply)", context: context)
             return nil
         }
         let envelope: CacheEnvelope
@@ -41,10 +41,10 @@ extension RedisImageCache: ImageCache {
         } catch {
             switch error {
             case .corrupt(let reason):
-                await discardCorrupt(key: key, redisKey: redisKey, reason: "its value is not an entry of this cache: \(reason)")
+                await discardCorrupt(key: key, redisKey: redisKey, reason: "its value is not an entry of this cache: \(reason)", context: context)
             case .newerVersion(let version):
                 record { $0.misses += 1 }
-                log(.warning, "key \(Self.describe(key)) holds an entry of format version \(version), written by a newer plug-in; treated as a miss and kept")
+                log(.warning, "key \(Self.describe(key)) holds an entry of format version \(version), written by a newer plug-in; treated as a miss and kept", context: context)
             }
             return nil
         }
@@ -62,7 +62,7 @@ extension RedisImageCache: ImageCache {
             record { $0.misses += 1 }
             return nil
         case .remove(let error):
-            await discardCorrupt(key: key, redisKey: redisKey, reason: "its data does not decode: \(error)")
+            await discardCorrupt(key: key, redisKey: redisKey, reason: "its data does not decode: \(error)", context: context)
             return nil
         }
         if Task.isCancelled { return nil }
@@ -79,7 +79,8 @@ extension RedisImageCache: ImageCache {
     /// - Throws: ``WebImageCore/WebImageError`` with `invalidArgument` when both are `nil`;
     ///   `cacheFailure` when nothing was stored: the value is over ``Config/maxValueSize``, the
     ///   image could not be encoded, or Redis failed (the store is then dropped: counted in
-    ///   ``Statistics/droppedStores`` and logged). Callers may ignore it: `ImageManager` does.
+    ///   ``Statistics/droppedStores`` and logged). Callers may ignore it: `ImageManager` goes on
+    ///   and reports it as the request's `storeFailed` event.
     public func store(_ image: WebImage?, data: Data?, forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) async throws {
         guard cacheType.includesDisk else { return }
         guard image != nil || data != nil else {
@@ -120,12 +121,12 @@ extension RedisImageCache: ImageCache {
         } catch {
             let error = (error as? WebImageError) ?? WebImageError(.cacheFailure, "\(error)")
             record { $0.droppedStores += 1 }
-            log(.error, "dropped the store of key \(Self.describe(key)) (\(value.count) bytes)", error)
+            log(.error, "dropped the store of key \(Self.describe(key)) (\(value.count) bytes)", error, context: context)
             throw WebImageError(.cacheFailure, "RedisImageCache dropped the store of key \(Self.describe(key)): \(error.message)", underlyingError: error.underlyingError)
         }
         guard reply == .simpleString("OK") else {
             record { $0.droppedStores += 1 }
-            log(.error, "dropped the store of key \(Self.describe(key)) (\(value.count) bytes): SET answered \(reply)")
+            log(.error, "dropped the store of key \(Self.describe(key)) (\(value.count) bytes): SET answered \(reply)", context: context)
             throw WebImageError(.cacheFailure, "RedisImageCache dropped the store of key \(Self.describe(key)): SET answered \(reply)")
         }
         record { $0.stores += 1 }
@@ -206,13 +207,14 @@ extension RedisImageCache: ImageCache {
         return count
     }
 
-    /// Counts, logs and removes a value this cache cannot use.
-    private func discardCorrupt(key: String, redisKey: Data, reason: String) async {
+    /// Counts, logs (to the request's sink too, with `context`) and removes a value this cache
+    /// cannot use.
+    private func discardCorrupt(key: String, redisKey: Data, reason: String, context: WebImageContext? = nil) async {
         record {
             $0.corruptValues += 1
             $0.misses += 1
         }
-        log(.warning, "removed key \(Self.describe(key)): \(reason)")
+        log(.warning, "removed key \(Self.describe(key)): \(reason)", context: context)
         _ = try? await unlink([redisKey])
     }
 

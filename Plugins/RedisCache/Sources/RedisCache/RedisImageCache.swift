@@ -42,8 +42,8 @@ import Dispatch
 ///   holds a caller longer than the client's command timeout: a query is a miss (counted in
 ///   ``Statistics/failedQueries``), a store is dropped (counted in ``Statistics/droppedStores``
 ///   and logged through ``Config/logHandler``) and throws `cacheFailure` for the caller to
-///   ignore (`ImageManager` and `CachesManager` do). The client reconnects with backoff when
-///   the server is back; nothing needs restarting. A value that is not an entry of this cache
+///   ignore (`CachesManager` does; `ImageManager` goes on and reports a `storeFailed` event).
+///   The client reconnects with backoff when the server is back; nothing needs restarting. A value that is not an entry of this cache
 ///   (corrupt or truncated), or whose data the coder calls bad, is a miss and is removed.
 ///
 /// Thread-safety: every member may be called from any thread, concurrently. No lock is held
@@ -68,6 +68,12 @@ public final class RedisImageCache: Sendable {
         /// Where the cache reports what went wrong: dropped stores, failed queries, corrupt
         /// values. Called from the task of the operation, with no lock held; keep it quick.
         /// Default ``RedisImageCache/standardErrorLog``.
+        ///
+        /// An entry made while serving a query or store whose context carries an
+        /// ``WebImageCore/WebImageContext/imageEventSink`` (a request of an `ImageManager` with
+        /// event observers) is also reported as that request's event,
+        /// `.log(level:source: "RedisImageCache", message:)`, with the same message. This
+        /// handler gets every entry either way.
         public var logHandler: LogHandler
 
         /// - Parameters: See the properties.
@@ -96,6 +102,14 @@ public final class RedisImageCache: Sendable {
             /// Something odd that the cache handled: a corrupt value removed, an entry of a
             /// newer plug-in version skipped.
             case warning
+
+            /// The level of the request event this entry also becomes.
+            var eventLevel: ImageEvent.LogLevel {
+                switch self {
+                case .error: .error
+                case .warning: .warning
+                }
+            }
         }
 
         /// How bad it is.
@@ -255,12 +269,14 @@ public final class RedisImageCache: Sendable {
         state.withLock { update(&$0.statistics) }
     }
 
-    /// Reports through the log handler (never under a lock).
-    func log(_ level: LogEntry.Level, _ what: String, _ error: (any Error)? = nil) {
+    /// Reports through the log handler (never under a lock) and, when `context` is a request's
+    /// that carries an ``WebImageCore/WebImageContext/imageEventSink``, as that request's event too.
+    func log(_ level: LogEntry.Level, _ what: String, _ error: (any Error)? = nil, context: WebImageContext? = nil) {
         let webImageError = error.map { ($0 as? WebImageError) ?? WebImageError(.cacheFailure, "\($0)") }
         var message = "RedisImageCache \(String(reflecting: config.namespace)) at \(client.configuration.endpoint): \(what)"
         if let webImageError { message += ": \(webImageError.message)" }
         config.logHandler(LogEntry(level: level, message: message, error: webImageError))
+        context?.imageEventSink?.emit(.log(level: level.eventLevel, source: "RedisImageCache", message: message))
     }
 
     /// A key for a message: quoted with escapes, cut after 120 characters.

@@ -2,9 +2,13 @@ import Foundation
 
 /// The stages of one load (SDWebImage's manager flow): cache query, original-key query,
 /// loader, transform, store. It runs in its own task, off the caller's thread.
+///
+/// It reports the work's events (cache hit or miss, loader, transform, stores) through `sink`,
+/// the work's sink (also in the context, for the parts) when the load is observed.
 struct ImageLoadPipeline: Sendable {
     let request: ImageLoadRequest
     let failedURLs: FailedURLSet
+    let sink: ImageEventSink?
 
     /// A cache store to run after (or, with `waitStoreCache`, before) the result.
     private struct StoreAction: Sendable {
@@ -37,8 +41,16 @@ struct ImageLoadPipeline: Sendable {
 
     private func perform(_ stores: [StoreAction]) async {
         for store in stores {
-            // A store failure never fails a load: the image is delivered, the cache reports.
-            try? await store.cache.store(store.image, data: store.data, forKey: store.key, options: request.options, context: request.context, cacheType: store.cacheType)
+            // A store failure never fails a load: the image is delivered, the event reports it.
+            do {
+                try await store.cache.store(store.image, data: store.data, forKey: store.key, options: request.options, context: request.context, cacheType: store.cacheType)
+                sink?.emit(.stored(cacheType: store.cacheType, key: store.key))
+            } catch {
+                guard let sink else { continue }
+                let reported = error as? WebImageError
+                    ?? WebImageError(.cacheFailure, "Storing key \(String(reflecting: store.key)) in the \(store.cacheType) cache tier failed: \(error)", underlyingError: error, url: request.url)
+                sink.emit(.storeFailed(cacheType: store.cacheType, key: store.key, error: reported))
+            }
         }
     }
 
@@ -66,7 +78,12 @@ struct ImageLoadPipeline: Sendable {
             if request.queryCacheType != .none {
                 let hit = await request.cache.queryImage(forKey: request.key, options: options, context: request.context, cacheType: request.queryCacheType)
                 try checkCancellation("querying the cache")
-                if let hit, isUsable(hit) { cached = hit }
+                if let hit, isUsable(hit) {
+                    cached = hit
+                    sink?.emit(.cacheHit(hit.cacheType))
+                } else {
+                    sink?.emit(.cacheMiss)
+                }
             }
             if let cached, !options.contains(.refreshCached) {
                 return (result(cached.image, data: cached.data, cacheType: cached.cacheType), [])
@@ -74,6 +91,7 @@ struct ImageLoadPipeline: Sendable {
             if cached == nil, request.transformer != nil, request.originalKey != request.key, request.originalQueryCacheType != .none {
                 let original = await request.originalCache.queryImage(forKey: request.originalKey, options: options, context: request.context, cacheType: request.originalQueryCacheType)
                 try checkCancellation("querying the cache")
+                if let sink { sink.emit(original.flatMap { $0.image == nil ? nil : .cacheHit($0.cacheType) } ?? .cacheMiss) }
                 if let original, let image = original.image {
                     let (output, transformed) = try await transformIfAllowed(image)
                     var stores: [StoreAction] = []
@@ -103,6 +121,7 @@ struct ImageLoadPipeline: Sendable {
             loaderContext.loaderCachedImage = cached.image
         }
         let loaded: ImageLoaderResult
+        sink?.emit(.loaderStarted)
         do {
             loaded = try await request.loader.requestImage(with: request.url, options: options, context: loaderContext) { event in
                 switch event {
@@ -113,6 +132,9 @@ struct ImageLoadPipeline: Sendable {
         } catch {
             if Task.isCancelled || WebImageError.isCancellation(error) {
                 throw WebImageError(.cancelled, "Operation cancelled by user during loading", underlyingError: error, url: request.url)
+            }
+            if let sink {
+                sink.emit(.loaderFailed(ImageManager.webImageError(error, url: request.url)))
             }
             if let cached, (error as? WebImageError)?.code == .cacheNotModified {
                 // "Not modified": the cached image stands; the request ends without a new image.
@@ -127,6 +149,7 @@ struct ImageLoadPipeline: Sendable {
             }
             throw WebImageError(.loaderFailed, "The loader failed for \(request.url.absoluteString): \(error)", underlyingError: error, url: request.url)
         }
+        sink?.emit(.loaderFinished(bytes: loaded.data?.count ?? 0, statusCode: loaded.statusCode))
         try checkCancellation("loading")
         if options.contains(.retryFailed) { failedURLs.remove(request.url) }
 
@@ -172,7 +195,12 @@ struct ImageLoadPipeline: Sendable {
         if image.metadata.contains(.vector), !request.options.contains(.transformVectorImage) { return (image, false) }
         let key = request.key
         do {
+            let started = ContinuousClock.now
             var output = try await BlockingWorkExecutor.processing.run { try transformer.transform(image, forKey: key) }
+            if let sink {
+                let elapsed = (ContinuousClock.now - started).components
+                sink.emit(.transformed(transformerKey: transformer.transformerKey, milliseconds: Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15))
+            }
             output.metadata.insert(.transformed)
             return (output, true)
         } catch is CancellationError {

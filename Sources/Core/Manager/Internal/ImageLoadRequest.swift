@@ -5,8 +5,9 @@ import Foundation
 struct ImageLoadRequest: Sendable {
     let url: URL
     let options: WebImageOptions
-    /// The request's context, with ``WebImageContext/imageCacheKey`` set to ``key``.
-    let context: WebImageContext
+    /// The request's context, with ``WebImageContext/imageCacheKey`` set to ``key`` (and, for
+    /// an observed load, ``WebImageContext/imageEventSink`` set to the work's sink).
+    var context: WebImageContext
     let cache: any ImageCache
     let originalCache: any ImageCache
     let loader: any ImageLoader

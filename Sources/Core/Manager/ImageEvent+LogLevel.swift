@@ -1,0 +1,19 @@
+extension ImageEvent {
+    /// How much a ``Kind/log(level:source:message:)`` event matters.
+    public enum LogLevel: String, Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
+        /// Detail for tracing a request.
+        case debug
+        /// Something worth knowing that is not a problem.
+        case info
+        /// Something odd that the part handled (a corrupt entry removed, a retry).
+        case warning
+        /// Something failed (the request may still succeed: a cache failure is a miss).
+        case error
+
+        public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool {
+            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+        }
+
+        public var description: String { rawValue }
+    }
+}
