@@ -6,6 +6,13 @@ import Foundation
 ///
 /// Lock order: the table's lock may be held while a transfer's lock is taken (to join),
 /// never the other way round.
+///
+/// Decision: this is not the manager's `LoadCoordinator`. The manager shares a whole request
+/// (cache query to store) among requesters resumed with one result; a transfer is one HTTP
+/// exchange whose requesters each keep their own decode (grouped by `ImageDecodeSharingKey`),
+/// progress handler, priority and queue position, and which stops taking requesters once its
+/// body is complete. The two share their keys' derivation (context-key effects), not their
+/// life cycle.
 final class TransferTable: Sendable {
     private let transfers = Locked<[URL: DownloadTransfer]>([:])
 
