@@ -24,7 +24,9 @@ import Synchronization
 ///   whose decode settings are equal share one decode.
 /// - **Scheduling.** At most ``maxConcurrentDownloads`` run at once, in FIFO or LIFO order
 ///   (``DownloaderConfiguration/executionOrder``); `highPriority` requests start before the
-///   others, `lowPriority` after them. ``isSuspended`` holds queued downloads back.
+///   others, `lowPriority` after them. ``isSuspended`` holds queued downloads back. A download
+///   keeps its slot until its requesters have been called back, so with one slot the
+///   completions come in the order the downloads started.
 /// - **Validation.** Acceptable status codes (304 gives ``WebImageError/Code/cacheNotModified``,
 ///   others ``WebImageError/Code/invalidDownloadStatusCode`` with the code), acceptable content
 ///   types, a maximum response size, bounded redirects, an idle timeout. A body shorter than
@@ -147,17 +149,25 @@ public final class Downloader: ImageLoader {
     // MARK: State
 
     /// The downloads in flight: queued, downloading or decoding (SDWebImage's
-    /// `currentDownloadCount`). Requests that joined another download do not count.
+    /// `currentDownloadCount`). Requests that joined another download do not count. A request
+    /// counts as soon as the call that made it has returned (for the async API: as soon as it
+    /// has started).
     public var currentDownloadCount: Int {
         environment.table.count
     }
 
-    /// The downloads whose request is on the network now.
+    /// The downloads that hold one of the ``maxConcurrentDownloads`` slots: on the network, or
+    /// done with it and still decoding and delivering their results (a slot is freed once
+    /// every requester of the download has been called back).
     public var runningDownloadCount: Int {
         environment.scheduler.runningCount
     }
 
     /// Cancels every download: every requester ends with ``WebImageError/Code/cancelled``.
+    ///
+    /// "Every" is every request whose call has returned before this one (the completion-handler
+    /// ``requestImage(with:options:context:progress:completion:)`` registers before it returns),
+    /// queued or running; requests that have already been called back are not affected.
     public func cancelAllDownloads() {
         for transfer in environment.table.all { transfer.cancelAll() }
     }
@@ -179,27 +189,64 @@ public final class Downloader: ImageLoader {
     ///   failure with the `URLError` as ``WebImageError/underlyingError``), `badImageData`.
     public func requestImage(with url: URL, options: WebImageOptions, context: WebImageContext, progress: ImageLoaderProgressHandler?) async throws -> ImageLoaderResult {
         guard canRequestImage(for: url) else {
-            throw WebImageError(.unsupportedURL, "Downloader loads http and https URLs, not \(url.absoluteString)", url: url)
+            throw Self.unsupported(url)
         }
         guard !Task.isCancelled else {
             throw WebImageError.cancelled("Operation cancelled by user before sending the request", url: url)
         }
-        let id = nextRequesterID.add(1, ordering: .relaxed).newValue
-        let decode = ImageDecodeRequest(url: url, options: options, context: context, defaultCoder: environment.coder)
-        let sharingKey = decode.sharingKey
-        let ticket = RequestTicket(requesterID: id)
+        let ticket = makeTicket()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ImageLoaderResult, any Error>) in
-                let requester = DownloadRequester(id: id, continuation: continuation, options: options, context: context, progress: progress, decode: decode, sharingKey: sharingKey)
-                do {
-                    ticket.attach(to: try join(url, requester))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
+                register(ticket, url: url, options: options, context: context, progress: progress) { continuation.resume(with: $0) }
             }
         } onCancel: {
             ticket.cancel()
         }
+    }
+
+    /// Downloads and decodes the image at `url`, calling `completion` with the result: the
+    /// completion-handler form of the async ``requestImage(with:options:context:progress:)``,
+    /// with the same errors.
+    ///
+    /// Unlike the generic ``ImageLoader`` wrapper, which starts a task, the request is
+    /// registered before this returns: ``currentDownloadCount`` counts it and
+    /// ``cancelAllDownloads()`` cancels it from then on.
+    ///
+    /// `completion` is called exactly once, on the context's ``WebImageContext/callbackQueue``
+    /// (default ``CallbackQueue/immediate``: the thread that finished the work, with no lock of
+    /// the downloader held; for a request refused at once, such as an `ftp` URL or a request
+    /// modifier's veto, that is before this returns). Progress events go to the same queue.
+    /// Cancelling the returned operation ends this request at once with a
+    /// ``WebImageError/Code/cancelled`` error, unless its result is already on its way; the
+    /// download goes on while other requesters wait for it.
+    ///
+    /// This is the downloader's own method: it is chosen for a value of type `Downloader`.
+    /// Through `any ImageLoader` (or a ``LoadersManager``) the generic wrapper still runs,
+    /// and that request is registered when its task runs.
+    @discardableResult
+    public func requestImage(
+        with url: URL,
+        options: WebImageOptions = [],
+        context: WebImageContext = WebImageContext(),
+        progress: ImageLoaderProgressHandler? = nil,
+        completion: @escaping @Sendable (Result<ImageLoaderResult, any Error>) -> Void
+    ) -> ImageOperation {
+        let queue = context.callbackQueue ?? .immediate
+        let operation = ImageOperation()
+        guard canRequestImage(for: url) else {
+            let error = Self.unsupported(url)
+            queue.execute { completion(.failure(error)) }
+            return operation
+        }
+        let forwardedProgress: ImageLoaderProgressHandler? = progress.map { progress in
+            { @Sendable event in queue.execute { progress(event) } }
+        }
+        let ticket = makeTicket()
+        register(ticket, url: url, options: options, context: context, progress: forwardedProgress) { result in
+            queue.execute { completion(result) }
+        }
+        operation.onCancel { ticket.cancel() }
+        return operation
     }
 
     /// Whether a failure blocks `url` until `retryFailed`: every failure except cancellations,
@@ -215,6 +262,29 @@ public final class Downloader: ImageLoader {
     }
 
     // MARK: Internals
+
+    /// The error for a URL that is not http(s).
+    private static func unsupported(_ url: URL) -> WebImageError {
+        WebImageError(.unsupportedURL, "Downloader loads http and https URLs, not \(url.absoluteString)", url: url)
+    }
+
+    /// A ticket with a new requester id.
+    private func makeTicket() -> RequestTicket {
+        RequestTicket(requesterID: nextRequesterID.add(1, ordering: .relaxed).newValue)
+    }
+
+    /// Registers a request synchronously: joins the transfer in flight for `url` or queues a
+    /// new one, and attaches `ticket` to it. A refusal (the request modifier's veto) is
+    /// delivered at once.
+    private func register(_ ticket: RequestTicket, url: URL, options: WebImageOptions, context: WebImageContext, progress: ImageLoaderProgressHandler?, deliver: @escaping @Sendable (Result<ImageLoaderResult, any Error>) -> Void) {
+        let decode = ImageDecodeRequest(url: url, options: options, context: context, defaultCoder: environment.coder)
+        let requester = DownloadRequester(id: ticket.requesterID, deliver: deliver, options: options, context: context, progress: progress, decode: decode, sharingKey: decode.sharingKey)
+        do {
+            ticket.attach(to: try join(url, requester))
+        } catch {
+            deliver(.failure(error))
+        }
+    }
 
     /// Joins the transfer in flight for `url`, or creates, registers and queues one.
     private func join(_ url: URL, _ requester: DownloadRequester) throws -> DownloadTransfer {

@@ -98,4 +98,67 @@ struct DownloaderSchedulingTests {
         _ = try await task.value
         #expect(server.statistics(for: "/order").requestCount == 1)
     }
+
+    /// One slot, A then B: B's download starts only after A's completion has run, so B's
+    /// completion never comes first. A's decode waits for B's completion if B has started
+    /// already (a slot freed before A's completion): then the wrong order shows every time.
+    @Test func aSlotIsFreedOnlyAfterTheCompletionHasRun() async throws {
+        defer { server.stop() }
+        let (downloader, events) = Fixtures.downloader { $0.maxConcurrentDownloads = 1 }
+        let log = CallRecorder<String>()
+        downloader.addObserver { event in
+            if case .started(let url, _) = event { log.record("started \(url.query ?? "")") }
+        }
+        let bCompleted = DispatchSemaphore(value: 0)
+        let coder = HoldingCoder {
+            if log.all.contains("started B") { _ = bCompleted.wait(timeout: .now() + 10) }
+        }
+        var contextA = WebImageContext()
+        contextA.imageCoder = coder
+        let completions = CompletionRecorder()
+        let recordA = completions.handler("A")
+        let recordB = completions.handler("B")
+        downloader.isSuspended = true
+        downloader.requestImage(with: server.url(for: "/order?A"), context: contextA) { result in
+            log.record("completed A")
+            recordA(result)
+        }
+        await events.wait(for: .queued, count: 1)
+        downloader.requestImage(with: server.url(for: "/order?B"), options: .avoidDecodeImage) { result in
+            log.record("completed B")
+            recordB(result)
+            bCompleted.signal()
+        }
+        await events.wait(for: .queued, count: 2)
+        downloader.isSuspended = false
+        await completions.wait(count: 2)
+        #expect(completions.labels == ["A", "B"])
+        #expect(log.all == ["started A", "completed A", "started B", "completed B"])
+        #expect(try completions.results[0].get().image?.pixelSize == PixelSize(width: 16, height: 12))
+        #expect(try completions.results[1].get().data == Fixtures.wiraw())
+    }
+}
+
+/// Decodes WIRAW data after running `beforeDecode` (which may block: decodes run on the
+/// processing executor's threads, not on the Swift concurrency pool).
+private struct HoldingCoder: ImageCoder {
+    let beforeDecode: @Sendable () -> Void
+    private let coder = RawBitmapCoder()
+
+    init(_ beforeDecode: @escaping @Sendable () -> Void) {
+        self.beforeDecode = beforeDecode
+    }
+
+    func canDecode(_ data: Data) -> Bool { coder.canDecode(data) }
+
+    func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
+        beforeDecode()
+        return try coder.decode(data, options: options)
+    }
+
+    func canEncode(to format: ImageFormat) -> Bool { false }
+
+    func encode(_ image: WebImage, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
+        throw WebImageError(.unsupportedFormat, "HoldingCoder does not encode")
+    }
 }

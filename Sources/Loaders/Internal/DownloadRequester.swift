@@ -1,11 +1,13 @@
 import Foundation
 import WebImageCore
 
-/// One caller waiting on a download: its continuation (resumed exactly once, by whoever
+/// One caller waiting on a download: where its result goes (called exactly once, by whoever
 /// removes the requester from its transfer), its options and context, its progress handler.
 struct DownloadRequester: Sendable {
     let id: UInt64
-    let continuation: CheckedContinuation<ImageLoaderResult, any Error>
+    /// Delivers the result: resumes the async caller's continuation, or calls the completion
+    /// handler on its callback queue. Never called under a lock.
+    let deliver: @Sendable (Result<ImageLoaderResult, any Error>) -> Void
     let options: WebImageOptions
     let context: WebImageContext
     let progress: ImageLoaderProgressHandler?
@@ -13,6 +15,16 @@ struct DownloadRequester: Sendable {
     let decode: ImageDecodeRequest
     /// Requesters with equal keys share one decode; `nil`: decodes alone.
     let sharingKey: ImageDecodeSharingKey?
+
+    /// Ends the request with `result`.
+    func resume(with result: Result<ImageLoaderResult, any Error>) {
+        deliver(result)
+    }
+
+    /// Ends the request with `error`.
+    func resume(throwing error: any Error) {
+        deliver(.failure(error))
+    }
 
     /// Whether it asked for partial images.
     var wantsPartialImages: Bool { options.contains(.progressiveLoad) }

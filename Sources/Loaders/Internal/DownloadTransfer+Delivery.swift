@@ -17,7 +17,7 @@ extension DownloadTransfer {
         }
         environment.table.remove(self)
         await feed?.close()
-        for requester in requesters { requester.continuation.resume(throwing: error) }
+        for requester in requesters { requester.resume(throwing: error) }
     }
 
     /// Turns the complete body into each requester's result.
@@ -60,7 +60,7 @@ extension DownloadTransfer {
                 for requester in sharing { state.requesters[requester.id] = nil }
                 return sharing
             }
-            for requester in served { requester.continuation.resume(with: result) }
+            for requester in served { requester.resume(with: result) }
         }
         environment.table.remove(self)
     }

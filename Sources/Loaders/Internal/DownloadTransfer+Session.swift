@@ -250,7 +250,12 @@ extension DownloadTransfer {
         return (.useCredential, credential)
     }
 
-    /// The task ended: frees the slot, then fails or processes the transfer.
+    /// The task ended: fails or processes the transfer, then frees its scheduler slot.
+    ///
+    /// The slot is freed only once every requester has been resumed (SDWebImage's operation
+    /// finishes after its completion blocks), so with one slot a later download never starts,
+    /// and never completes, before an earlier one's completion has run. An abandoned transfer
+    /// (no requester left) frees it at once.
     func didComplete(error: (any Error)?, task: URLSessionTask) {
         enum Outcome { case abandoned(ProgressiveFeed?), failure(WebImageError), success(Data, HTTPURLResponse?) }
         let outcome = state.withLock { state -> Outcome in
@@ -274,22 +279,31 @@ extension DownloadTransfer {
             if let error { return .failure(mapped(error)) }
             return .success(state.data, state.response)
         }
-        environment.scheduler.release()
-        environment.events.emit(.stopped(url: url))
+        let scheduler = environment.scheduler
         switch outcome {
         case .abandoned(let feed):
+            scheduler.release()
+            environment.events.emit(.stopped(url: url))
             environment.table.remove(self)
             if let feed { Task { await feed.close() } }
         case .failure(let error):
-            Task { await finishAll(with: error) }
+            environment.events.emit(.stopped(url: url))
+            Task {
+                await finishAll(with: error)
+                scheduler.release()
+            }
         case .success(let data, let response):
+            environment.events.emit(.stopped(url: url))
             environment.events.emit(.finished(url: url))
             let priority: TaskPriority = switch settings.priority {
             case .high: .high
             case .normal: .medium
             case .low: .low
             }
-            Task(priority: priority) { await process(data, response: response) }
+            Task(priority: priority) {
+                await process(data, response: response)
+                scheduler.release()
+            }
         }
     }
 

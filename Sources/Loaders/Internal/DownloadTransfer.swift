@@ -13,9 +13,12 @@ import WebImageCore
 /// transfer is abandoned (dequeued, or its task cancelled) when the last requester leaves
 /// before processing.
 ///
-/// Every requester's continuation is resumed exactly once, by whoever removes it from
-/// `requesters` under the lock; continuations and user code (modifiers, decryptor, coder,
-/// progress handlers) are only ever called with no lock held.
+/// Every requester is resumed exactly once, by whoever removes it from `requesters` under the
+/// lock; requesters' deliveries and user code (modifiers, decryptor, coder, progress handlers,
+/// completion handlers) are only ever called with no lock held.
+///
+/// A started transfer holds its scheduler slot until every requester it served has been
+/// resumed (see ``didComplete(error:task:)``).
 final class DownloadTransfer: Sendable {
     enum Phase: Sendable {
         case queued, starting, running, processing, finished
@@ -109,7 +112,7 @@ final class DownloadTransfer: Sendable {
         case .queued, .starting: "Operation cancelled by user before sending the request"
         case .running, .processing, .finished: "Operation cancelled by user during loading"
         }
-        removal.requester.continuation.resume(throwing: WebImageError.cancelled(message, url: url))
+        removal.requester.resume(throwing: WebImageError.cancelled(message, url: url))
         if removal.abandoned {
             environment.table.remove(self)
             if removal.phase == .queued { environment.scheduler.dequeue(self) }
@@ -137,7 +140,7 @@ final class DownloadTransfer: Sendable {
         if phase == .queued { environment.scheduler.dequeue(self) }
         if let task { cancelTask(task) }
         for requester in requesters {
-            requester.continuation.resume(throwing: WebImageError.cancelled("Operation cancelled: every download of the downloader was cancelled", url: url))
+            requester.resume(throwing: WebImageError.cancelled("Operation cancelled: every download of the downloader was cancelled", url: url))
         }
     }
 

@@ -54,7 +54,7 @@ final class TransferScheduler: Sendable {
         }
     }
 
-    /// The number of transfers that hold a slot (sent and not yet ended).
+    /// The number of transfers that hold a slot (sent, and not yet done delivering).
     var runningCount: Int {
         state.withLock { $0.running }
     }
@@ -79,7 +79,8 @@ final class TransferScheduler: Sendable {
         }
     }
 
-    /// A started transfer ended: frees its slot and starts the next.
+    /// A started transfer is done (its requesters resumed, or none left): frees its slot and
+    /// starts the next.
     func release() {
         state.withLock { $0.running -= 1 }
         drain()
