@@ -49,7 +49,7 @@ struct CacheCommand: Command {
     func run(_ arguments: [String]) async throws -> Int32 {
         let parsed = try ArgumentParser(command: Self.name, options: ["--cache-dir", "--max-size", "--max-age"]).parse(arguments)
         if parsed.has("--help") {
-            console.print(Self.help)
+            console.printText(Self.help)
             return ExitStatus.success
         }
         guard parsed.positionals.count == 1, let action = parsed.positionals.first else {

@@ -10,6 +10,11 @@ import Darwin
 /// Where a command writes: lines to standard output, errors to standard error, and on a
 /// terminal a progress line that stays at the bottom while lines scroll above it.
 ///
+/// A line is always one line: its control characters, line breaks included, are printed
+/// escaped (``StringProtocol/escapingControlCharacters``), so an argument or a URL echoed in it
+/// cannot forge another line, move the cursor or clear the screen. Text of several lines (a
+/// command's help) goes through ``printText(_:)``.
+///
 /// Output goes straight to the file descriptors with `write(2)` (no stdio buffering), so lines
 /// from concurrent loads never interleave and nothing is lost when the process exits.
 /// ``isTerminal`` is `isatty(1)`: when standard output is a pipe or a file, progress lines are
@@ -41,8 +46,10 @@ final class Console: Sendable {
         self.isTerminal = isTerminal ?? SystemCalls.isTerminal(output)
     }
 
-    /// Writes `line` and a newline to standard output (above the progress line, if one shows).
+    /// Writes `line`, its control characters escaped, and a newline to standard output (above
+    /// the progress line, if one shows).
     func print(_ line: String) {
+        let line = line.escapingControlCharacters
         state.withLock { state in
             if let progress = state.progressLine {
                 Self.emit(output, "\r\u{1B}[K" + line + "\n" + progress)
@@ -52,8 +59,18 @@ final class Console: Sendable {
         }
     }
 
-    /// Writes `line` and a newline to standard error (the progress line is redrawn after it).
+    /// Writes text of several lines (a help text) to standard output: each line as ``print(_:)``
+    /// writes it.
+    func printText(_ text: String) {
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            print(String(line))
+        }
+    }
+
+    /// Writes `line`, its control characters escaped, and a newline to standard error (the
+    /// progress line is redrawn after it).
     func printError(_ line: String) {
+        let line = line.escapingControlCharacters
         state.withLock { state in
             if state.progressLine != nil { Self.emit(output, "\r\u{1B}[K") }
             Self.emit(errorOutput, line + "\n")
@@ -65,6 +82,7 @@ final class Console: Sendable {
     /// standard output is a terminal.
     func showProgress(_ line: String) {
         guard isTerminal else { return }
+        let line = line.escapingControlCharacters
         state.withLock { state in
             guard state.progressLine != line else { return }
             state.progressLine = line

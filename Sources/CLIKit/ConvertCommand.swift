@@ -59,7 +59,7 @@ struct ConvertCommand: Command {
         )
         let parsed = try parser.parse(arguments)
         if parsed.has("--help") {
-            console.print(Self.help)
+            console.printText(Self.help)
             return ExitStatus.success
         }
         guard parsed.positionals.count == 2 else {

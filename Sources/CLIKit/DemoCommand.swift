@@ -56,7 +56,7 @@ struct DemoCommand: Command {
     func run(_ arguments: [String]) async throws -> Int32 {
         let parsed = try ArgumentParser(command: Self.name, options: ["--output"], aliases: ["-o": "--output"]).parse(arguments)
         if parsed.has("--help") {
-            console.print(Self.help)
+            console.printText(Self.help)
             return ExitStatus.success
         }
         guard parsed.positionals.isEmpty else {

@@ -4,7 +4,8 @@ import SwiftWebImage
 ///
 /// A ``WebImageError`` gives its code's name (`badImageData`, `invalidURL`, ...) and its
 /// message; a ``CLIError`` is `invalidArgument`; anything else is `failed` with its
-/// description. Line breaks become spaces, so a report is always one line.
+/// description. Line breaks and other control characters are escaped (`\n`), so a report is
+/// always one line, and an input it names shows as it is.
 struct ErrorReport: Sendable, Equatable {
     /// The code's name.
     let code: String
@@ -25,8 +26,9 @@ struct ErrorReport: Sendable, Equatable {
         }
     }
 
-    /// `text` with every line break replaced by a space.
+    /// `text` with every line break and other control character escaped
+    /// (``StringProtocol/escapingControlCharacters``).
     static func oneLine(_ text: String) -> String {
-        String(text.map { $0.isNewline ? " " : $0 })
+        text.escapingControlCharacters
     }
 }

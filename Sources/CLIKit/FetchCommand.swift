@@ -17,8 +17,10 @@ import SwiftWebImage
 /// - A cache store that failed is a warning on standard error (the image is still written);
 ///   `--verbose` prints every event of every request there instead, one line each (``EventLog``).
 /// - Files: named after the URL's last path component (`image` when it has none), with the
-///   extension of the format written, made unique within the run (`photo-2.jpg`); contents as
+///   extension of the format written, made unique within the run (`photo-2.jpg`); a name too
+///   long for the file system is shortened (``uniqueStem(for:taken:)``); contents as
 ///   ``ResultFile`` decides; each written atomically.
+/// - Arguments and URLs in the lines printed show their control characters escaped (``Console``).
 /// - Exit status 1 when any URL failed.
 struct FetchCommand: Command {
     static let name = "fetch"
@@ -81,7 +83,7 @@ struct FetchCommand: Command {
         )
         let parsed = try parser.parse(arguments)
         if parsed.has("--help") {
-            console.print(Self.help)
+            console.printText(Self.help)
             return ExitStatus.success
         }
         guard !parsed.positionals.isEmpty else {
@@ -191,15 +193,30 @@ struct FetchCommand: Command {
         }
     }
 
+    /// The longest stem ``uniqueStem(for:taken:)`` makes before its `-N`, in bytes: with the
+    /// number and an extension, a file name stays well under the 255-byte limit of Linux file
+    /// systems.
+    static let maximumStemLength = 200
+
     /// A file name stem from the URL's last path component: letters, digits, `.`, `-` and `_`
     /// kept (others become `_`), the extension dropped, `image` when nothing is left; `-2`,
     /// `-3`, ... appended when the stem is taken.
+    ///
+    /// A stem longer than ``maximumStemLength`` bytes is cut, and a hash of the whole path
+    /// component is appended (`aaaa…aaaa-1f2e3d4c5b6a7988`): names that differ only after the
+    /// cut stay apart, and one URL gives the same name in every run.
     static func uniqueStem(for url: URL, taken: inout Set<String>) -> String {
-        var base = url.scheme?.lowercased() == "data" ? "" : url.deletingPathExtension().lastPathComponent
-        if base == "/" { base = "" }
-        base = String(base.map { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) ? $0 : "_" })
+        var component = url.scheme?.lowercased() == "data" ? "" : url.deletingPathExtension().lastPathComponent
+        if component == "/" { component = "" }
+        var base = String(component.map { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) ? $0 : "_" })
         while base.hasPrefix(".") { base.removeFirst() }
         if base.isEmpty { base = "image" }
+        if base.utf8.count > maximumStemLength {
+            let hash = String(fnv1a(component.utf8), radix: 16)
+            let digest = String(repeating: "0", count: 16 - hash.count) + hash
+            // Only ASCII is left: characters are bytes.
+            base = base.prefix(maximumStemLength - digest.count - 1) + "-" + digest
+        }
         var stem = base
         var number = 2
         while !taken.insert(stem).inserted {
@@ -207,6 +224,15 @@ struct FetchCommand: Command {
             number += 1
         }
         return stem
+    }
+
+    /// The 64-bit FNV-1a hash of `bytes`: stable across runs (`Hasher` is seeded per process).
+    private static func fnv1a(_ bytes: some Sequence<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        return hash
     }
 
     /// `--concurrency N`, 1...64, default 4.

@@ -41,7 +41,7 @@ struct InfoCommand: Command {
     func run(_ arguments: [String]) async throws -> Int32 {
         let parsed = try ArgumentParser(command: Self.name, flags: ["--json"]).parse(arguments)
         if parsed.has("--help") {
-            console.print(Self.help)
+            console.printText(Self.help)
             return ExitStatus.success
         }
         guard !parsed.positionals.isEmpty else {

@@ -42,7 +42,7 @@ struct PrefetchCommand: Command {
             aliases: ["-v": "--verbose"]
         ).parse(arguments)
         if parsed.has("--help") {
-            console.print(Self.help)
+            console.printText(Self.help)
             return ExitStatus.success
         }
         guard !parsed.positionals.isEmpty else {

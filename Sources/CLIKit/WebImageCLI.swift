@@ -54,7 +54,7 @@ public enum WebImageCLI {
         registerLaunchComponents()
         let console = Console.standard
         guard let name = arguments.first else {
-            console.print(overview)
+            console.printText(overview)
             return ExitStatus.success
         }
         let rest = Array(arguments.dropFirst())
@@ -87,14 +87,14 @@ public enum WebImageCLI {
 
     private static func help(_ arguments: [String], console: Console) -> Int32 {
         guard let topic = arguments.first else {
-            console.print(overview)
+            console.printText(overview)
             return ExitStatus.success
         }
         guard let type = commands.first(where: { $0.name == topic }) else {
             console.printError("webimage help: unknown command '\(topic)'; commands: \(commands.map { $0.name }.joined(separator: ", "))")
             return ExitStatus.usage
         }
-        console.print(type.help)
+        console.printText(type.help)
         return ExitStatus.success
     }
 }

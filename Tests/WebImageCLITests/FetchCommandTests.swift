@@ -101,6 +101,28 @@ import WebImageTestSupport
         #expect(result.lines.last?.hasSuffix("; 2 failed") == true)
     }
 
+    /// Last path components longer than a file name may be (255 bytes): the images are still
+    /// written, under short names that keep the extension and stay apart.
+    @Test func veryLongNamesAreShortened() async throws {
+        let long = String(repeating: "x", count: 400)
+        server.route("/\(long)-first.jpg", .data(jpeg, contentType: "image/jpeg"))
+        server.route("/\(long)-second.jpg", .data(jpeg, contentType: "image/jpeg"))
+        let first = server.url(for: "/\(long)-first.jpg").absoluteString
+        let second = server.url(for: "/\(long)-second.jpg").absoluteString
+        let result = try await fetch([first, second, "--output", "out", "--no-cache"])
+        #expect(result.status == 0, "\(result.stderr.prefix(500))")
+        #expect(result.stderr.isEmpty)
+        let names = workspace.contents(of: "out")
+        #expect(names.count == 2, "\(names)")
+        for name in names {
+            #expect(name.utf8.count <= 255)
+            #expect(name.hasSuffix(".jpg"))
+            #expect(name.hasPrefix(String(repeating: "x", count: 50)))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: workspace.path("out/\(name)"))) == jpeg)
+            #expect(result.lines.contains { $0.hasSuffix(" -> \(workspace.path("out/\(name)"))") })
+        }
+    }
+
     /// A cache whose disk tier cannot be written (`cache/default` is a file, so its directory
     /// cannot be made): the image is still fetched and written, and the failed store is a
     /// warning on standard error that names the URL, the tiers, the key and the reason.

@@ -83,6 +83,35 @@ import WebImageTestSupport
         #expect(FetchCommand.uniqueStem(for: URL(string: "http://a.com/..hidden.png")!, taken: &taken) == "hidden")
     }
 
+    /// A last path component too long for a file name (255 bytes on Linux file systems) gives
+    /// a short stem: a readable prefix and a hash of the whole component, so that names that
+    /// differ only far in stay apart; a repeat still gets its number.
+    @Test func longNamesGiveShortUniqueStems() throws {
+        let long = String(repeating: "a", count: 300)
+        var taken = Set<String>()
+        let first = FetchCommand.uniqueStem(for: try #require(URL(string: "http://a.com/\(long)1.jpg")), taken: &taken)
+        let second = FetchCommand.uniqueStem(for: try #require(URL(string: "http://a.com/\(long)2.jpg")), taken: &taken)
+        let again = FetchCommand.uniqueStem(for: try #require(URL(string: "http://b.com/\(long)1.png")), taken: &taken)
+        for stem in [first, second, again] {
+            // Room for a uniqueness number and the extension.
+            #expect((stem + "-99.jpeg").utf8.count <= 255, "\(stem.utf8.count) bytes")
+            #expect(stem.hasPrefix(String(repeating: "a", count: 100)))
+        }
+        #expect(first.utf8.count <= FetchCommand.maximumStemLength && second.utf8.count <= FetchCommand.maximumStemLength)
+        #expect(first != second)
+        #expect(again == first + "-2")
+        // The same name gives the same stem in every run (the hash is not per process).
+        var fresh = Set<String>()
+        #expect(FetchCommand.uniqueStem(for: try #require(URL(string: "http://c.com/\(long)1.gif")), taken: &fresh) == first)
+        // Names that fit are kept as they are.
+        let fits = String(repeating: "b", count: 150)
+        #expect(FetchCommand.uniqueStem(for: try #require(URL(string: "http://a.com/\(fits).png")), taken: &fresh) == fits)
+        // Multi-byte characters count as bytes (they become `_` anyway).
+        let wide = String(repeating: "%E6%97%A5", count: 300)
+        let stem = FetchCommand.uniqueStem(for: try #require(URL(string: "http://a.com/\(wide).png")), taken: &fresh)
+        #expect((stem + "-99.jpeg").utf8.count <= 255, "\(stem.utf8.count) bytes")
+    }
+
     @Test func frameSelection() throws {
         let animation = TestImages.animated(frames: 3)
         let second = try FrameSelectionTransformer(index: 1).transform(animation, forKey: "k")
