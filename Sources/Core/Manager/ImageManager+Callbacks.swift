@@ -11,6 +11,11 @@ extension ImageManager {
     /// `progress` gets the events (progress, partial images, the cached image of a
     /// `refreshCached` request) on the same queue; on a serial queue (``CallbackQueue/immediate``,
     /// ``CallbackQueue/main``, a serial `DispatchQueue`) they all arrive before `completed`.
+    ///
+    /// The request is registered before this returns: ``cancelAll()`` cancels it and
+    /// ``isRunning`` counts it from then on. A request refused at once (a `nil` URL, a blocked
+    /// URL) completes before this returns on the ``CallbackQueue/immediate`` queue. (The options
+    /// processor and the cache key filter run on the calling thread.)
     /// - Returns: An operation that cancels this request (other requests sharing its work go on).
     @discardableResult
     public func loadImage(
@@ -22,22 +27,22 @@ extension ImageManager {
     ) -> ImageOperation {
         let queue = context.callbackQueue ?? .immediate
         let once = CompletionOnce(queue: queue, completed)
-        var events: ImageLoadEventHandler?
-        if let progress {
-            events = { @Sendable event in queue.execute { progress(event) } }
+        let events: ImageLoadEventHandler? = progress.map { progress in
+            { @Sendable event in queue.execute { progress(event) } }
         }
-        let handler = events
-        let priority: TaskPriority? = options.contains(.highPriority) ? .high : options.contains(.lowPriority) ? .low : nil
-        let operation = ImageOperation(priority: priority) {
-            do {
-                let result = try await self.loadImage(with: url, options: options, context: context, events: handler)
-                once.deliver(.success(result))
-            } catch {
-                once.deliver(.failure(Self.webImageError(error, url: url)))
-            }
+        let resume: @Sendable (Result<ImageLoadResult, any Error>) -> Void = { result in
+            once.deliver(result.mapError { Self.webImageError($0, url: url) })
         }
+        let operation = ImageOperation()
+        guard let (request, workKey) = prepareOrRefuse(url, options: options, context: context, resume: resume) else { return operation }
+        let id = coordinator.makeID()
+        // Registered with the coordinator (and the work started) before this returns; the
+        // operation's cancellation leaves it, and the completion has said so first.
+        submit(request, workKey: workKey, id: id, events: events, checksTaskCancellation: false, resume: resume)
+        let coordinator = coordinator
         operation.onCancel {
             once.deliver(.failure(WebImageError.cancelled("Operation cancelled by user", url: url)))
+            coordinator.leave(id: id)
         }
         return operation
     }
