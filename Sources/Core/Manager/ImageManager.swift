@@ -63,7 +63,9 @@ public import Foundation
 /// is made: the cost is one atomic load per request.
 ///
 /// Thread-safety: every method may be called from any thread. The pipeline runs in its own
-/// task, never on the caller's thread; no user code runs under a lock.
+/// task, never on the caller's thread (the completion-handler API first asks the cache for an
+/// answer it can give on the caller's thread: ``ImageCache/queryImageImmediately(forKey:options:context:cacheType:)``);
+/// no user code runs under a lock.
 public final class ImageManager: Sendable {
     /// The cache used when the request's context names none.
     public let imageCache: any ImageCache

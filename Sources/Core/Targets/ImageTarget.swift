@@ -32,7 +32,11 @@ extension ImageTarget {
     ///    `avoidAutoSetImage`; on failure with `delayPlaceholder` the placeholder is shown.
     ///    A cancelled load changes nothing on the target.
     ///
-    /// `display`, `progress` and `completed` run on the context's callback queue.
+    /// `display`, `progress` and `completed` run on the context's callback queue. A hit the
+    /// cache gives on the calling thread (a memory hit; with `queryMemoryDataSync` its data,
+    /// with `queryDiskDataSync` a disk hit: ``ImageCache/queryImageImmediately(forKey:options:context:cacheType:)``)
+    /// is shown, and `completed` called, before this returns on the default
+    /// ``CallbackQueue/immediate`` queue, as `sd_setImage` does with a memory hit.
     /// - Returns: The load's operation (`nil` for a `nil` URL).
     @discardableResult
     public func setImage(
