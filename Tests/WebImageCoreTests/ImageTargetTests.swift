@@ -95,6 +95,16 @@ final class RecordingTarget: ImageTarget {
         #expect(try await banner.value.get().image != nil)
     }
 
+    /// The manager sees the operation key the target tracks its load under: the context's, else
+    /// the target's type name (SDWebImage passes `setImageOperationKey` in the context).
+    @Test func theOperationKeyReachesTheManager() async throws {
+        gate.open()
+        let target = RecordingTarget()
+        _ = await load(target, url, options: [.fromLoaderOnly])
+        _ = await load(target, url, options: [.fromLoaderOnly], context: WebImageContext { $0.setImageOperationKey = "avatar" })
+        #expect(loader.calls.all.map(\.context.setImageOperationKey) == ["RecordingTarget", "avatar"])
+    }
+
     @Test func cancelImageLoadCancelsTheRunningLoad() async throws {
         let target = RecordingTarget()
         let running = Task { await load(target, url) }

@@ -107,6 +107,31 @@ public final class CachesManager: ImageCache {
         }
     }
 
+    /// What the members can answer at once, under the query policy, so that the answer is
+    /// the one ``queryImage(forKey:options:context:cacheType:)`` would give:
+    /// - ``Policy/serial``: members in order; the first hit, past members that miss; the first
+    ///   member that cannot answer at once makes the answer ``ImmediateCacheAnswer/unknown``
+    ///   (a later member's hit might not be the one the query returns).
+    /// - ``Policy/concurrent``: the first hit in member order (a hit at once is the first to
+    ///   arrive); else `.unknown` if a member cannot answer at once; else a miss.
+    /// - ``Policy/highestOnly``, ``Policy/lowestOnly``: that member's answer.
+    public func queryImageImmediately(forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) -> ImmediateCacheAnswer {
+        let policy = queryPolicy
+        var undecided = false
+        for cache in participants(policy) {
+            switch cache.queryImageImmediately(forKey: key, options: options, context: context, cacheType: cacheType) {
+            case .hit(let hit):
+                return .hit(hit)
+            case .miss:
+                continue
+            case .unknown:
+                if policy != .concurrent { return .unknown }
+                undecided = true
+            }
+        }
+        return undecided ? .unknown : .miss
+    }
+
     /// Stores in the members the store policy names. Every member is tried; the first error,
     /// if any, is thrown after all have finished.
     public func store(_ image: WebImage?, data: Data?, forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) async throws {

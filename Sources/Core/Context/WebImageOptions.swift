@@ -31,9 +31,13 @@ public struct WebImageOptions: OptionSet, Hashable, Sendable {
     public static let scaleDownLargeImages = WebImageOptions(rawValue: 1 << 10)
     /// On a memory hit, also read the data from disk.
     public static let queryMemoryData = WebImageOptions(rawValue: 1 << 11)
-    /// Read memory data synchronously (with `queryMemoryData`).
+    /// With `queryMemoryData`: read a memory hit's data from disk on the calling thread, not
+    /// on an executor. The completion-handler API (and so ``ImageTarget``) then delivers the
+    /// hit before the call returns (see ``ImageCache/queryImageImmediately(forKey:options:context:cacheType:)``).
     public static let queryMemoryDataSync = WebImageOptions(rawValue: 1 << 12)
-    /// Read disk data synchronously on the caller's thread.
+    /// On a memory miss, read and decode the disk entry on the calling thread, not on an
+    /// executor. The completion-handler API (and so ``ImageTarget``) then delivers a disk hit
+    /// before the call returns (see ``ImageCache/queryImageImmediately(forKey:options:context:cacheType:)``).
     public static let queryDiskDataSync = WebImageOptions(rawValue: 1 << 13)
     /// Never ask the loader: a cache miss ends the request.
     public static let fromCacheOnly = WebImageOptions(rawValue: 1 << 14)

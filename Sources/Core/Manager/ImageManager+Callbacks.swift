@@ -11,6 +11,18 @@ extension ImageManager {
     /// `progress` gets the events (progress, partial images, the cached image of a
     /// `refreshCached` request) on the same queue; on a serial queue (``CallbackQueue/immediate``,
     /// ``CallbackQueue/main``, a serial `DispatchQueue`) they all arrive before `completed`.
+    ///
+    /// Answered at once: the cache is asked first on the calling thread
+    /// (``ImageCache/queryImageImmediately(forKey:options:context:cacheType:)``, unless
+    /// `fromLoaderOnly` or `refreshCached`); a hit it gives there (a memory hit; with
+    /// `queryMemoryDataSync` its data, with `queryDiskDataSync` a disk hit) ends the request
+    /// then, as SDWebImage's memory hit does. A request refused at once (a `nil` URL, a blocked
+    /// URL) ends then too. On the ``CallbackQueue/immediate`` queue, `completed` is called
+    /// before this returns. (The options processor and the cache key filter run on the
+    /// calling thread too.)
+    ///
+    /// Otherwise the request is registered before this returns: ``cancelAll()`` cancels it and
+    /// ``isRunning`` counts it from then on.
     /// - Returns: An operation that cancels this request (other requests sharing its work go on).
     @discardableResult
     public func loadImage(
@@ -22,24 +34,45 @@ extension ImageManager {
     ) -> ImageOperation {
         let queue = context.callbackQueue ?? .immediate
         let once = CompletionOnce(queue: queue, completed)
-        var events: ImageLoadEventHandler?
-        if let progress {
-            events = { @Sendable event in queue.execute { progress(event) } }
+        let events: ImageLoadEventHandler? = progress.map { progress in
+            { @Sendable event in queue.execute { progress(event) } }
         }
-        let handler = events
-        let priority: TaskPriority? = options.contains(.highPriority) ? .high : options.contains(.lowPriority) ? .low : nil
-        let operation = ImageOperation(priority: priority) {
-            do {
-                let result = try await self.loadImage(with: url, options: options, context: context, events: handler)
-                once.deliver(.success(result))
-            } catch {
-                once.deliver(.failure(Self.webImageError(error, url: url)))
-            }
+        let resume: @Sendable (Result<ImageLoadResult, any Error>) -> Void = { result in
+            once.deliver(result.mapError { Self.webImageError($0, url: url) })
         }
+        let operation = ImageOperation()
+        guard let (request, workKey) = prepareOrRefuse(url, options: options, context: context, resume: resume) else { return operation }
+        if let hit = immediateHit(for: request) {
+            // Reported as the pipeline reports a cache hit.
+            let sink = eventHub.isObserved ? makeEventSink(requestID: coordinator.makeID(), url: request.url, cacheKey: request.key) : nil
+            let result = ImageLoadResult(image: hit.image, data: hit.data, cacheType: hit.cacheType, url: request.url, cacheKey: request.key)
+            sink?.emit(.started)
+            sink?.emit(.cacheHit(hit.cacheType))
+            sink?.emit(.end(of: .success(result), url: request.url))
+            resume(.success(result))
+            return operation
+        }
+        let id = coordinator.makeID()
+        // Registered with the coordinator (and the work started) before this returns; the
+        // operation's cancellation leaves it, and the completion has said so first.
+        submit(request, workKey: workKey, id: id, events: events, checksTaskCancellation: false, resume: resume)
+        let coordinator = coordinator
         operation.onCancel {
             once.deliver(.failure(WebImageError.cancelled("Operation cancelled by user", url: url)))
+            coordinator.leave(id: id)
         }
         return operation
+    }
+
+    /// The hit the request's cache gives on the calling thread, when the request may be served
+    /// from the cache (not `fromLoaderOnly`, not `refreshCached`, a query tier) and the hit can
+    /// serve it (an image, or data with `avoidDecodeImage`).
+    private func immediateHit(for request: ImageLoadRequest) -> ImageCacheResult? {
+        let options = request.options
+        guard !options.contains(.fromLoaderOnly), !options.contains(.refreshCached), request.queryCacheType != .none,
+              case .hit(let hit) = request.cache.queryImageImmediately(forKey: request.key, options: options, context: request.context, cacheType: request.queryCacheType),
+              hit.image != nil || (options.contains(.avoidDecodeImage) && hit.data != nil) else { return nil }
+        return hit
     }
 
     /// The events and the result of a request as an `AsyncSequence`. Ending the iteration

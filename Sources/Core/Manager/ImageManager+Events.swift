@@ -21,8 +21,9 @@ extension ImageManager {
     ///   request subscribed to the work at that moment, each under its own ``ImageEvent/requestID``:
     ///   a request that joins late misses what happened before it joined, one that left (was
     ///   cancelled) hears nothing more (but an event that was already being handed out as it
-    ///   left), and those that got the result still hear about the stores. A request that arrives after the result while the stores run is served from
-    ///   memory: `started`, `joined`, `finished(cacheType: .memory)`.
+    ///   left), and those that got the result still hear about the stores. A request that arrives after the result while the stores run gets that result
+    ///   at once, with its own label: `started`, `joined`, `finished` with the result's cache
+    ///   type (`.none` for a fresh load).
     /// - Thread and order: `handler` is called on the thread that emits (the caller's task for
     ///   `started`, the load's task for most others, the cancelling thread for `cancelled`),
     ///   with no lock held, and may run concurrently for different requests: make it quick

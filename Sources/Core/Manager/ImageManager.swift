@@ -40,7 +40,15 @@ public import Foundation
 /// ``WebImageContextKeyEffect/decode`` (compared by equality, or by instance for classes). A
 /// request whose context holds a key of ``WebImageContextKeyEffect/unknown`` effect, or such a
 /// value that cannot be compared, runs on its own. Cancelling one requester never affects the
-/// others; when the last one cancels, the run is cancelled and the loader sees it.
+/// others; when the last one cancels, the run is cancelled and the loader sees it. A request
+/// that arrives after a run delivered its result, while the run's cache stores go on, gets that
+/// result at once, labelled with where its image really came from: ``ImageLoadResult/cacheType``
+/// `.none` for a fresh load (not `.memory`: no cache served it), the original's tier for an
+/// image transformed from a cached original.
+///
+/// Registration: a request is registered (and its work started) before its start call returns
+/// (the completion-handler API; the async API before it first suspends), so ``cancelAll()``
+/// cancels it and ``isRunning`` counts it even before its task runs.
 ///
 /// Where work runs: loaders and caches decode through ``ImageDecodeRequest`` on
 /// ``BlockingWorkExecutor/processing``, and the transformer runs there too, so CPU-heavy work
@@ -55,7 +63,9 @@ public import Foundation
 /// is made: the cost is one atomic load per request.
 ///
 /// Thread-safety: every method may be called from any thread. The pipeline runs in its own
-/// task, never on the caller's thread; no user code runs under a lock.
+/// task, never on the caller's thread (the completion-handler API first asks the cache for an
+/// answer it can give on the caller's thread: ``ImageCache/queryImageImmediately(forKey:options:context:cacheType:)``);
+/// no user code runs under a lock.
 public final class ImageManager: Sendable {
     /// The cache used when the request's context names none.
     public let imageCache: any ImageCache
@@ -115,10 +125,14 @@ public final class ImageManager: Sendable {
 
     // MARK: Running loads
 
-    /// Cancels every running load; each waiting requester gets a cancellation error at once.
+    /// Cancels every load, running or about to run: every request whose start call has
+    /// returned (for the async API: that has registered, which it does before it first
+    /// suspends for the work). Each waiting requester gets a cancellation error at once.
     public func cancelAll() { coordinator.cancelAll() }
 
-    /// Whether any load is running (or finishing its cache stores).
+    /// Whether any load is registered: from the moment a request's start call returns (the
+    /// completion-handler API; the async API once it registers) until the load's cache stores
+    /// are done. A request answered at once from the cache registers nothing.
     public var isRunning: Bool { coordinator.loadCount > 0 }
 
     // MARK: Loading
@@ -141,43 +155,53 @@ public final class ImageManager: Sendable {
         context: WebImageContext = WebImageContext(),
         events: ImageLoadEventHandler? = nil
     ) async throws -> ImageLoadResult {
-        let (request, workKey) = try prepareReportingRefusal(url, options: options, context: context)
         let id = coordinator.makeID()
-        // No observer: no sink, no event (one atomic load).
-        let sink = eventHub.isObserved ? makeEventSink(requestID: id, url: request.url, cacheKey: request.key) : nil
-        sink?.emit(.started)
-        let subscriber = { (continuation: CheckedContinuation<ImageLoadResult, any Error>) in
-            LoadCoordinator.Subscriber(continuation: continuation, events: events, url: request.url)
-        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                switch coordinator.join(workKey, id: id, subscriber: subscriber(continuation), sink: sink) {
-                case .cancelled:
-                    sink?.emit(.cancelled)
-                    continuation.resume(throwing: WebImageError.cancelled("Operation cancelled by user before loading", url: request.url))
-                case .delivered(let result):
-                    // The load just finished and is storing: its image is in hand, so this
-                    // request is served from memory, not from a load of its own.
-                    let served = result.map { loaded in
-                        var served = loaded
-                        if served.cacheType == .none { served.cacheType = .memory }
-                        return served
-                    }
-                    sink?.emit(.joined)
-                    sink?.emit(.end(of: served, url: request.url))
-                    continuation.resume(with: served)
-                case .joined:
-                    if let sink {
-                        // Reported before the work's events can reach this request.
-                        sink.emit(.joined)
-                        if let ended = coordinator.activate(id: id) { sink.emit(.end(of: ended, url: request.url)) }
-                    }
-                case .started(let generation):
-                    start(request, workKey: workKey, generation: generation, observed: sink != nil)
-                }
+                let resume: @Sendable (Result<ImageLoadResult, any Error>) -> Void = { continuation.resume(with: $0) }
+                guard let prepared = prepareOrRefuse(url, options: options, context: context, resume: resume) else { return }
+                submit(prepared.0, workKey: prepared.1, id: id, events: events, checksTaskCancellation: true, resume: resume)
             }
         } onCancel: {
             coordinator.leave(id: id)
+        }
+    }
+
+    /// Registers request `id` with the coordinator and starts or joins its work, all before it
+    /// returns (so ``cancelAll()`` and ``isRunning`` see it from then on). `resume` is called
+    /// exactly once, with no lock held: at once when the request is refused (a cancelled task
+    /// with `checksTaskCancellation`) or the result is in hand, else when the work ends or the
+    /// request leaves.
+    func submit(
+        _ request: ImageLoadRequest,
+        workKey: LoadWorkKey,
+        id: UInt64,
+        events: ImageLoadEventHandler?,
+        checksTaskCancellation: Bool,
+        resume: @escaping @Sendable (Result<ImageLoadResult, any Error>) -> Void
+    ) {
+        // No observer: no sink, no event (one atomic load).
+        let sink = eventHub.isObserved ? makeEventSink(requestID: id, url: request.url, cacheKey: request.key) : nil
+        sink?.emit(.started)
+        let subscriber = LoadCoordinator.Subscriber(resume: resume, events: events, url: request.url)
+        switch coordinator.join(workKey, id: id, subscriber: subscriber, sink: sink, checksTaskCancellation: checksTaskCancellation) {
+        case .cancelled:
+            sink?.emit(.cancelled)
+            resume(.failure(WebImageError.cancelled("Operation cancelled by user before loading", url: request.url)))
+        case .delivered(let result):
+            // The load just finished and is storing: this request gets its result as it is,
+            // labelled with where that image came from (`.none`: freshly loaded).
+            sink?.emit(.joined)
+            sink?.emit(.end(of: result, url: request.url))
+            resume(result)
+        case .joined:
+            if let sink {
+                // Reported before the work's events can reach this request.
+                sink.emit(.joined)
+                if let ended = coordinator.activate(id: id) { sink.emit(.end(of: ended, url: request.url)) }
+            }
+        case .started(let generation):
+            start(request, workKey: workKey, generation: generation, observed: sink != nil)
         }
     }
 
@@ -205,13 +229,15 @@ public final class ImageManager: Sendable {
         coordinator.attach(task, to: workKey, generation: generation)
     }
 
-    /// ``prepare(_:options:context:)``, reporting a refused request to the event observers.
-    private func prepareReportingRefusal(_ url: URL?, options: WebImageOptions, context: WebImageContext) throws -> (ImageLoadRequest, LoadWorkKey) {
+    /// ``prepare(_:options:context:)``; a refused request is reported to the event observers
+    /// and resumed with its error, and the result is `nil`.
+    func prepareOrRefuse(_ url: URL?, options: WebImageOptions, context: WebImageContext, resume: @Sendable (Result<ImageLoadResult, any Error>) -> Void) -> (ImageLoadRequest, LoadWorkKey)? {
         do {
             return try prepare(url, options: options, context: context)
         } catch {
             reportRefused(url, context: context, error: error)
-            throw error
+            resume(.failure(error))
+            return nil
         }
     }
 

@@ -79,22 +79,32 @@ public final class Prefetcher: Sendable {
             defer { id += 1 }
             return id
         }
-        let operation = ImageOperation(priority: .low) { [self] in
+        // Registered before its task starts: a prefetch that ends at once (nothing to load)
+        // must find its entry to remove, or it would stay in the table for good.
+        let operation = ImageOperation()
+        running.withLock { $0[id] = operation }
+        let task = Task(priority: .low) { [self] in
             let counts = await prefetch(urls, progress: progress)
             running.withLock { _ = $0.removeValue(forKey: id) }
             completed?(counts)
         }
-        running.withLock { $0[id] = operation }
+        operation.onCancel { task.cancel() }
         return operation
     }
 
-    /// Cancels every prefetch started with the completion-handler API.
+    /// Cancels every prefetch started with the completion-handler API, including one whose
+    /// task has not begun (it is registered before its start call returns).
     public func cancelAll() {
         let operations = running.withLock { running in
             defer { running.removeAll() }
             return Array(running.values)
         }
         for operation in operations { operation.cancel() }
+    }
+
+    /// The number of completion-handler prefetches in the table (for tests).
+    var runningCount: Int {
+        running.withLock { $0.count }
     }
 }
 

@@ -23,9 +23,25 @@ public protocol ImageCache: Sendable {
     func containsImage(forKey key: String, cacheType: ImageCacheType) async -> ImageCacheType
     /// Removes everything from the tiers `cacheType` names.
     func clear(cacheType: ImageCacheType) async
+    /// Answers a query on the calling thread, without suspending, when the cache can
+    /// (SDWebImage's synchronous memory hit): a memory hit, and the reads the `...Sync` options
+    /// allow on the caller's thread (`queryMemoryDataSync`: a memory hit's data;
+    /// `queryDiskDataSync`: the disk). ``ImageManager``'s completion-handler API (and so
+    /// ``ImageTarget``) asks this first and delivers a hit before the call returns.
+    ///
+    /// The default answers ``ImmediateCacheAnswer/unknown``: the manager then queries with
+    /// ``queryImage(forKey:options:context:cacheType:)`` as usual. A cache that answers must
+    /// answer as that query would (same hit, same tier), or `.unknown`.
+    func queryImageImmediately(forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) -> ImmediateCacheAnswer
 }
 
 extension ImageCache {
+    /// Answers ``ImmediateCacheAnswer/unknown``: the cache answers only through
+    /// ``queryImage(forKey:options:context:cacheType:)``.
+    public func queryImageImmediately(forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) -> ImmediateCacheAnswer {
+        .unknown
+    }
+
     /// Looks up `key` in every tier with no options.
     public func queryImage(forKey key: String, cacheType: ImageCacheType = .all) async -> ImageCacheResult? {
         await queryImage(forKey: key, options: [], context: WebImageContext(), cacheType: cacheType)
@@ -51,4 +67,16 @@ public struct ImageCacheResult: Sendable {
         self.data = data
         self.cacheType = cacheType
     }
+}
+
+/// What a cache can say about a key on the calling thread, without suspending
+/// (``ImageCache/queryImageImmediately(forKey:options:context:cacheType:)``).
+public enum ImmediateCacheAnswer: Sendable {
+    /// The hit, as ``ImageCache/queryImage(forKey:options:context:cacheType:)`` would give it.
+    case hit(ImageCacheResult)
+    /// None of the tiers asked holds the key.
+    case miss
+    /// The answer needs waiting (a disk read without a `...Sync` option, a network round trip):
+    /// ask ``ImageCache/queryImage(forKey:options:context:cacheType:)``.
+    case unknown
 }

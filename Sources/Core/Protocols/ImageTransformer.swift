@@ -5,6 +5,11 @@
 /// parameters different keys.
 ///
 /// Transformers run off the caller's thread, from any thread, concurrently.
+///
+/// Through ``ImageManager``, the output keeps the input's ``WebImage/format`` and
+/// ``WebImage/extendedData`` unless the transformer sets them (a format other than
+/// ``ImageFormat/undefined``, extended data not `nil`), and is marked
+/// ``ImageMetadata/transformed``: a transformer that draws a fresh image need not copy them.
 public protocol ImageTransformer: Sendable {
     /// A stable string that names this transformer and its parameters.
     var transformerKey: String { get }

@@ -23,7 +23,8 @@ extension ImageTarget {
     /// Loads `url` into this target (SDWebImage's `sd_setImageWithURL:...`).
     ///
     /// 1. Cancels this target's previous load for the same operation key (the context's
-    ///    `setImageOperationKey`, else the type name), unless `avoidAutoCancelImage`.
+    ///    `setImageOperationKey`, else the type name), unless `avoidAutoCancelImage`. The key
+    ///    goes to the manager in the context's `setImageOperationKey`, as SDWebImage does.
     /// 2. Shows `placeholder` at once, unless `delayPlaceholder`.
     /// 3. A `nil` URL completes with ``WebImageError/Code/invalidURL`` (showing the placeholder
     ///    then if it was delayed).
@@ -31,7 +32,11 @@ extension ImageTarget {
     ///    `avoidAutoSetImage`; on failure with `delayPlaceholder` the placeholder is shown.
     ///    A cancelled load changes nothing on the target.
     ///
-    /// `display`, `progress` and `completed` run on the context's callback queue.
+    /// `display`, `progress` and `completed` run on the context's callback queue. A hit the
+    /// cache gives on the calling thread (a memory hit; with `queryMemoryDataSync` its data,
+    /// with `queryDiskDataSync` a disk hit: ``ImageCache/queryImageImmediately(forKey:options:context:cacheType:)``)
+    /// is shown, and `completed` called, before this returns on the default
+    /// ``CallbackQueue/immediate`` queue, as `sd_setImage` does with a memory hit.
     /// - Returns: The load's operation (`nil` for a `nil` URL).
     @discardableResult
     public func setImage(
@@ -43,7 +48,11 @@ extension ImageTarget {
         progress: ImageLoadEventHandler? = nil,
         completed: (@Sendable (Result<ImageLoadResult, WebImageError>) -> Void)? = nil
     ) -> ImageOperation? {
-        let key = ImageTargetRegistry.Key(target: ObjectIdentifier(self), operationKey: context.setImageOperationKey ?? defaultImageOperationKey)
+        let operationKey = context.setImageOperationKey ?? defaultImageOperationKey
+        let key = ImageTargetRegistry.Key(target: ObjectIdentifier(self), operationKey: operationKey)
+        // The manager and the parts it calls see the key the load is tracked under.
+        var context = context
+        context.setImageOperationKey = operationKey
         let queue = context.callbackQueue ?? .immediate
         if !options.contains(.avoidAutoCancelImage) {
             ImageTargetRegistry.shared.remove(key)?.cancel()

@@ -187,6 +187,11 @@ struct ImageLoadPipeline: Sendable {
 
     /// Applies the transformer unless the request has none or the image is animated (without
     /// `transformAnimatedImage`) or vector (without `transformVectorImage`).
+    ///
+    /// The output keeps the source's ``WebImage/format`` and ``WebImage/extendedData`` unless the
+    /// transformer set them (a format other than ``ImageFormat/undefined``, extended data not
+    /// `nil`), SDWebImage's default: every transformer goes through here, a third party's too.
+    /// It is marked ``ImageMetadata/transformed``.
     /// - Returns: The image and whether it was transformed.
     /// The transformer runs on ``BlockingWorkExecutor/processing``, off the concurrency pool.
     private func transformIfAllowed(_ image: WebImage) async throws -> (WebImage, Bool) {
@@ -201,6 +206,8 @@ struct ImageLoadPipeline: Sendable {
                 let elapsed = (ContinuousClock.now - started).components
                 sink.emit(.transformed(transformerKey: transformer.transformerKey, milliseconds: Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15))
             }
+            if output.format == .undefined { output.format = image.format }
+            if output.extendedData == nil { output.extendedData = image.extendedData }
             output.metadata.insert(.transformed)
             return (output, true)
         } catch is CancellationError {

@@ -1,16 +1,18 @@
 import Foundation
 
 /// Coalescing of the manager's loads: requests with the same ``LoadWorkKey`` share one run of
-/// the pipeline. Each requester is a subscriber with a continuation; the run broadcasts
-/// events to the subscribers and resumes each continuation exactly once with the result.
+/// the pipeline. Each requester is a subscriber with a resume handler (a continuation of the
+/// async API, the completion of the completion-handler API); the run broadcasts events to the
+/// subscribers and resumes each one exactly once with the result.
 ///
 /// - A requester that leaves (its task is cancelled) is resumed at once with a cancellation
 ///   error; the others are not affected.
 /// - When the last requester leaves before the result, the load is removed from the table and
 ///   its task is cancelled, so the loader sees the cancellation and a new request starts fresh.
 /// - After the result is delivered, the load stays in the table until its cache stores are
-///   done; a request arriving in that window gets the result at once instead of loading again
-///   (reported with cache type `.memory`: it did not wait for a load).
+///   done; a request arriving in that window gets the result at once instead of loading again,
+///   with the result's own cache type (`.none` for a fresh load: that is where the image came
+///   from).
 ///
 /// Observed requests (joined with an ``ImageEventSink``): the coordinator reports each one's
 /// end (`finished`, `failed`, `cancelled`) just before resuming it, and fans the work's events
@@ -21,12 +23,24 @@ import Foundation
 /// comes first. An end that happens before (it left, or the result came) waits in the table
 /// for `activate` to hand it over. An unobserved load keeps no event state at all.
 ///
-/// Continuations are resumed and event handlers called with no lock held.
+/// Subscribers are resumed and event handlers called with no lock held.
 final class LoadCoordinator: Sendable {
     struct Subscriber: Sendable {
-        let continuation: CheckedContinuation<ImageLoadResult, any Error>
+        /// Called exactly once, with the result or the error.
+        let resume: @Sendable (Result<ImageLoadResult, any Error>) -> Void
         let events: ImageLoadEventHandler?
         let url: URL
+
+        init(resume: @escaping @Sendable (Result<ImageLoadResult, any Error>) -> Void, events: ImageLoadEventHandler?, url: URL) {
+            self.resume = resume
+            self.events = events
+            self.url = url
+        }
+
+        /// A subscriber that resumes `continuation`.
+        init(continuation: CheckedContinuation<ImageLoadResult, any Error>, events: ImageLoadEventHandler?, url: URL) {
+            self.init(resume: { continuation.resume(with: $0) }, events: events, url: url)
+        }
     }
 
     /// The event sinks of an observed load's requesters.
@@ -69,7 +83,7 @@ final class LoadCoordinator: Sendable {
     }
 
     enum JoinOutcome {
-        /// The requester's task is already cancelled: nothing was registered.
+        /// The requester's task is already cancelled (checked when asked): nothing was registered.
         case cancelled
         /// The result is already there (the load is storing): resume with it.
         case delivered(Result<ImageLoadResult, any Error>)
@@ -91,10 +105,13 @@ final class LoadCoordinator: Sendable {
 
     /// Registers subscriber `id` for the work `key`, with its event sink when it is observed
     /// (active at once when it starts the load; for a joiner, after ``activate(id:)``).
-    func join(_ key: LoadWorkKey, id: UInt64, subscriber: Subscriber, sink: ImageEventSink? = nil) -> JoinOutcome {
+    /// - Parameter checksTaskCancellation: Whether a cancelled calling task refuses the join
+    ///   (the async API, whose cancellation is its task's); the completion-handler API cancels
+    ///   through its operation instead.
+    func join(_ key: LoadWorkKey, id: UInt64, subscriber: Subscriber, sink: ImageEventSink? = nil, checksTaskCancellation: Bool = true) -> JoinOutcome {
         state.withLock { state in
             // Checked under the lock that `leave` takes, so a cancellation is never missed.
-            if Task.isCancelled { return .cancelled }
+            if checksTaskCancellation, Task.isCancelled { return .cancelled }
             if var load = state.loads[key] {
                 if let result = load.delivered { return .delivered(result) }
                 load.subscribers[id] = subscriber
@@ -155,7 +172,7 @@ final class LoadCoordinator: Sendable {
             return (subscriber, nil, sinks)
         }
         for (sink, _) in sinks { sink.emit(.cancelled) }
-        subscriber?.continuation.resume(throwing: WebImageError.cancelled("Operation cancelled by user", url: subscriber?.url))
+        subscriber?.resume(.failure(WebImageError.cancelled("Operation cancelled by user", url: subscriber?.url)))
         abandonedTask?.cancel()
     }
 
@@ -192,7 +209,7 @@ final class LoadCoordinator: Sendable {
             return (subscribers, sinks)
         }
         for (sink, url) in sinks { sink.emit(.end(of: result, url: url)) }
-        for subscriber in subscribers { subscriber.continuation.resume(with: result) }
+        for subscriber in subscribers { subscriber.resume(result) }
     }
 
     /// Removes the load once its work (stores included) is over. Subscribers still waiting
@@ -207,7 +224,7 @@ final class LoadCoordinator: Sendable {
         }
         for (sink, _) in sinks { sink.emit(.cancelled) }
         for subscriber in leftovers {
-            subscriber.continuation.resume(throwing: WebImageError.cancelled("Operation cancelled", url: subscriber.url))
+            subscriber.resume(.failure(WebImageError.cancelled("Operation cancelled", url: subscriber.url)))
         }
     }
 
@@ -228,7 +245,7 @@ final class LoadCoordinator: Sendable {
         }
         for (sink, _) in sinks { sink.emit(.cancelled) }
         for subscriber in subscribers {
-            subscriber.continuation.resume(throwing: WebImageError.cancelled("Operation cancelled by cancelAll()", url: subscriber.url))
+            subscriber.resume(.failure(WebImageError.cancelled("Operation cancelled by cancelAll()", url: subscriber.url)))
         }
         for task in tasks { task.cancel() }
     }
