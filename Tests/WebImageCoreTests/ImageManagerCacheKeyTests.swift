@@ -112,6 +112,13 @@ import WebImageCore
         #expect(manager.cacheKey(for: url, context: WebImageContext { $0.imageThumbnailPixelSize = PixelSize(width: 2, height: 2) }) == thumbnailKey)
     }
 
+    /// A `|` that a combining mark follows is still escaped: the escaping works on scalars.
+    @Test func aSeparatorUnderACombiningMarkIsEscaped() {
+        let key = ImageManager.cacheKey(forBaseKey: "a|\u{301}b")
+        #expect(Array(key.unicodeScalars) == Array("a\\|\u{301}b".unicodeScalars))
+        #expect(ImageManager.transformedKey("k", transformerKey: "Thumbnail(\u{301}") == "k|\\Thumbnail(\u{301}|")
+    }
+
     @Test(arguments: [
         ("T|x", "k|T\\|x|.png"),
         ("T\\", "k|T\\\\|.png"),
@@ -132,6 +139,7 @@ import WebImageCore
             "a-Thumbnail(2x2,1).png", "a|Thumbnail(2x2,1)|.png", "a|Thumbnail(2x2,1)|", "a|T|.png", "a|T|",
             "a.png|T|", "a|T.png", "a.T|.png", "a\\|Thumbnail(2x2,1)\\|.png", "a|ScaleDown(100)|.png",
             "https://x.com/a.png?q=1", "https://x.com/a|T|.png?q=1", "https://x.com/a", "https://x.com/a|T|",
+            "a|\u{301}T|.png", "a|\u{301}", "k|\u{301}|",
         ]
         let thumbnails: [PixelSize?] = [nil, PixelSize(width: 2, height: 2)]
         let preserve = [true, false]
@@ -139,6 +147,7 @@ import WebImageCore
         let transformers: [String?] = [
             nil, "T", "", "|", "\\", "T.png", "T|", "|T", "T|.png", "Thumbnail(2x2,1)", "Thumbnail(2x2,0)",
             "ScaleDown(100)", "\\Thumbnail(2x2,1)", "Thumbnail(2x2,1)|T", "a|b", "ScaleDown(100)|T",
+            "\u{301}", "\u{301}T", "Thumbnail(\u{301}2x2,1)",
         ]
         var seen: [String: String] = [:]
         var collisions: [String] = []

@@ -60,7 +60,8 @@ extension ImageManager {
         }
         if let transformerKey {
             var part = escapedKeyText(transformerKey)
-            if part.hasPrefix(thumbnailPartPrefix) || part.hasPrefix(scaleDownPartPrefix) {
+            let scalars = part.unicodeScalars
+            if scalars.starts(with: thumbnailPartPrefix.unicodeScalars) || scalars.starts(with: scaleDownPartPrefix.unicodeScalars) {
                 part = String(keyEscape) + part
             }
             parts.append(part)
@@ -132,17 +133,18 @@ extension ImageManager {
         "\(thumbnailPartPrefix)\(size.width)x\(size.height),\(preserveAspectRatio ? 1 : 0))"
     }
 
-    /// `text` with `\` and `|` escaped by a `\`: it holds no unescaped `|`, and the escaping is
-    /// undone by dropping each escaping `\`. Text without either is returned as is.
+    /// `text` with every `\` and `|` escaped by a `\`: it holds no unescaped `|`, and the
+    /// escaping is undone by dropping each escaping `\`. Text without either is returned as is.
+    /// Works on Unicode scalars (a combining mark after a `|` never hides it).
     static func escapedKeyText(_ text: String) -> String {
-        guard text.contains(where: { $0 == keyEscape || $0 == variantSeparator }) else { return text }
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count + 8)
-        for character in text {
-            if character == keyEscape || character == variantSeparator { escaped.append(keyEscape) }
-            escaped.append(character)
+        let escape = UInt8(ascii: "\\"), separator = UInt8(ascii: "|")
+        guard text.utf8.contains(where: { $0 == escape || $0 == separator }) else { return text }
+        var escaped = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar == "\\" || scalar == "|" { escaped.append("\\") }
+            escaped.append(scalar)
         }
-        return escaped
+        return String(escaped)
     }
 
     /// `key` with `block` inserted before its path extension, or appended when it has none.
