@@ -12,9 +12,8 @@ import WebImageLoopbackServer
 ///    - `network`: all at once, with progress (a bar on a terminal, lines otherwise);
 ///    - `memory`: again, from the memory tier;
 ///    - `disk`: again after clearing the memory tier, decoded from disk;
-///    - `context`: per-request transformers and thumbnail sizes in the context; transformed
-///      requests are made from the cached original (no download), thumbnails have keys of
-///      their own and load again;
+///    - `context`: per-request transformers and thumbnail sizes in the context; each is made
+///      from the cached full-size original (no download) and stored under its own key;
 ///    - `coalesce`: six concurrent requests for one new URL share one download.
 ///    The WIRL sample is decoded by ``RunLengthImageCoder``, the custom coder `webimage`
 ///    registers at launch, which the shared coders manager asks before every built-in coder.
@@ -218,7 +217,7 @@ struct DemoCommand: Command {
             requestContext.imageThumbnailPixelSize = override.thumbnail
             let (result, image, elapsed) = try await load(server.url(for: "/" + override.name), context: requestContext)
             let origin = Self.origin(result)
-            let how = origin == "network" ? "downloaded again: a thumbnail has a cache key of its own" : "made from the cached original, no download"
+            let how = origin == "network" ? "downloaded: the original was not in the cache" : "made from the cached original, no download"
             rows.append(DemoRow(step: "context", name: override.name, origin: origin, elapsed: elapsed, result: result, image: image, reencode: true, note: "\(override.summary); \(how)"))
         }
         return rows

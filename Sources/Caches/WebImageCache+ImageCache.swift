@@ -10,7 +10,8 @@ extension WebImageCache: ImageCache {
     /// - A memory hit returns at once (``ImageCacheType/memory``) unless `queryMemoryData` asks
     ///   for its data from disk as well (read on the calling task with `queryMemoryDataSync`).
     /// - A disk hit (``ImageCacheType/disk``) carries the data and the decoded image, which is
-    ///   promoted to memory; with `avoidDecodeImage` it carries the data only and nothing is
+    ///   promoted to memory (not when a thumbnail size or scale-down budget decoded it smaller
+    ///   than the data); with `avoidDecodeImage` it carries the data only and nothing is
     ///   decoded. Read on ``BlockingWorkExecutor/fileIO`` and decoded through the decode stage
     ///   (``ImageDecodeRequest``) on ``BlockingWorkExecutor/processing``, or both on the calling
     ///   task with `queryDiskDataSync`. Bad data is removed; data that is only unusable for

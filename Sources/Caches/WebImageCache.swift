@@ -14,7 +14,8 @@ public import WebImageCore
 ///   returns at once unless `queryMemoryData` asks for the data from disk too. A disk hit is
 ///   decoded by the decode stage (``ImageDecodeRequest``: the request's coder, else ``coder``;
 ///   scale factor, thumbnail size, first frame only, ... from the options, context and key),
-///   then promoted to memory. Disk reads run on ``BlockingWorkExecutor/fileIO`` and decoding on
+///   then promoted to memory, unless the decode made it smaller than the data (a thumbnail
+///   size or scale-down budget in the query): the key's memory entry stays full-size. Disk reads run on ``BlockingWorkExecutor/fileIO`` and decoding on
 ///   ``BlockingWorkExecutor/processing``, or both on the calling task with `queryDiskDataSync`
 ///   (memory miss) or `queryMemoryDataSync` (memory hit). ``imageFromCache(forKey:options:context:)`` and its
 ///   siblings are the synchronous variants.
@@ -293,10 +294,12 @@ public final class WebImageCache: Sendable {
         return nil
     }
 
-    /// The result of a decoded disk entry, promoted to memory when allowed.
+    /// The result of a decoded disk entry, promoted to memory when allowed: never an image the
+    /// decode made smaller than the entry (a thumbnail size or scale-down budget in the query,
+    /// see ``ImageDecodeRequest/mayPromote(_:)``), which would answer later plain queries.
     private func diskResult(_ outcome: CachedDataDecodeResult, entry: DiskStorageEntry, forKey key: String, context: WebImageContext) -> ImageCacheResult? {
         guard let image = outcome.image else { return nil }
-        if promotesToMemory(context) { memoryCache.setImage(image, forKey: key) }
+        if promotesToMemory(context), ImageDecodeRequest.mayPromote(image) { memoryCache.setImage(image, forKey: key) }
         return ImageCacheResult(image: image, data: entry.data, cacheType: .disk)
     }
 

@@ -118,7 +118,7 @@ actor KeyValueImageCache: ImageCache {
             $0.imageTransformer = .pipeline([.roundCorner(radius: 32), .grayscale])  // then transform
         })
         // avatar.image!.pixelSize == 64x48 for an 80x60 photo; stored in `avatars` (only) under
-        // avatar.cacheKey: ".../photo-Thumbnail(64x64,1)-RoundCornerTransformer(...)-ColorMatrixTransformer(...).png"
+        // avatar.cacheKey: ".../photo|Thumbnail(64x64,1)|RoundCornerTransformer(...)-ColorMatrixTransformer(...)|.png"
         // README context-overrides end
         let image = try #require(avatar.image)
         #expect(image.pixelSize == PixelSize(width: 64, height: 48))
@@ -126,7 +126,7 @@ actor KeyValueImageCache: ImageCache {
         #expect(image.bitmap[0, 0].alpha == 0, "the corner is rounded")
         let pixel = image.bitmap[32, 24]
         #expect(pixel.red == pixel.green && pixel.green == pixel.blue, "grayscale: \(pixel)")
-        #expect(avatar.cacheKey.hasSuffix("/photo-Thumbnail(64x64,1)-RoundCornerTransformer(32.000000,15,0.000000,#000000FF)-" + ColorMatrixTransformer(matrix: .grayscale).transformerKey + ".png"))
+        #expect(avatar.cacheKey.hasSuffix("/photo|Thumbnail(64x64,1)|RoundCornerTransformer(32.000000,15,0.000000,#000000FF)-" + ColorMatrixTransformer(matrix: .grayscale).transformerKey + "|.png"))
         #expect(avatars.diskImageDataExists(forKey: avatar.cacheKey))
         #expect(avatars.imageFromMemoryCache(forKey: avatar.cacheKey) != nil)
     }

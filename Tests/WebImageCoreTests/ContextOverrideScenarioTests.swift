@@ -41,14 +41,16 @@ import WebImageCore
         }
 
         // The special request: own loader, own coder, own transformer, own cache, thumbnail key.
-        let key = "https://example.com/special-Thumbnail(8x8,1)-Own.png"
+        let key = "https://example.com/special|Thumbnail(8x8,1)|Own|.png"
         #expect(overridden.cacheKey == key)
         #expect(ownLoader.calls.all.map(\.url) == [special])
         #expect(ownLoader.calls.all.first?.context.imageThumbnailPixelSize == PixelSize(width: 8, height: 8))
         #expect(ownCoder.decodeCount == 1)
         #expect(ownTransformer.calls.all.map(\.key) == [key])
         #expect(MockImageCoder.decoderName(of: try #require(overridden.image)) == "own coder+Own")
-        #expect(ownCache.keys(in: .all) == [key, "https://example.com/special-Thumbnail(8x8,1).png"])
+        // The thumbnailed, transformed image under the key; the loaded original under the
+        // full-size key.
+        #expect(ownCache.keys(in: .all) == [key, special.absoluteString])
 
         // The ordinary requests: default loader and cache only, untouched by the overrides.
         #expect(defaults.count == 20)

@@ -250,7 +250,7 @@ import WebImageCore
     @Test func transformedRequestStoresOriginalAndTransformed() async throws {
         let transformer = MockImageTransformer(key: "Flip(1,0)")
         let result = try await manager.loadImage(with: url, options: [.waitStoreCache], context: WebImageContext { $0.imageTransformer = transformer })
-        let key = "https://example.com/photo-Flip(1,0).png"
+        let key = "https://example.com/photo|Flip(1,0)|.png"
         #expect(result.cacheKey == key)
         #expect(result.image?.metadata.contains(.transformed) == true)
         #expect(result.data == nil)
@@ -268,7 +268,7 @@ import WebImageCore
         #expect(transformer.calls.count == 1)
         #expect(result.cacheType == .disk)
         #expect(result.image?.pixelSize == PixelSize(width: 5, height: 4))
-        #expect(cache.keys(in: .all).contains("https://example.com/photo-Blur(2).png"))
+        #expect(cache.keys(in: .all).contains("https://example.com/photo|Blur(2)|.png"))
         // The next request hits the transformed key directly.
         _ = try await manager.loadImage(with: url, context: WebImageContext { $0.imageTransformer = transformer })
         #expect(transformer.calls.count == 1)
@@ -286,7 +286,7 @@ import WebImageCore
             .query(key: url.absoluteString, cacheType: .disk),
             .store(key: url.absoluteString, cacheType: .all, hasImage: true, hasData: true),
         ])
-        #expect(cache.keys(in: .all) == ["https://example.com/photo-T.png"])
+        #expect(cache.keys(in: .all) == ["https://example.com/photo|T|.png"])
     }
 
     @Test func animatedImagesAreNotTransformedUnlessAsked() async throws {

@@ -58,8 +58,11 @@ public struct ImageDecodeOptions: Sendable {
     public static let defaultScaleDownLimitBytes = 60 * 1024 * 1024
 
     /// The scale factor a key or file name implies: `"@2x."` gives 2, `"@3x."` gives 3, else 1.
+    /// In a cache key with variant parts (`photo@2x|Thumbnail(64x64,1)|.png`, see
+    /// ``ImageManager/cacheKey(for:options:context:)``) `"@2x|"` counts too, so that a thumbnail
+    /// read back from the cache has the scale of the image it was made from.
     public static func scaleFactor(fromKey key: String) -> Double {
-        for scale in [3, 2] where key.contains("@\(scale)x.") { return Double(scale) }
+        for scale in [3, 2] where key.contains("@\(scale)x.") || key.contains("@\(scale)x|") { return Double(scale) }
         return 1
     }
 

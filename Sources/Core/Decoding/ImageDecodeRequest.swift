@@ -162,6 +162,19 @@ public struct ImageDecodeRequest: Sendable {
         return .image(shaped)
     }
 
+    /// Whether a cache may keep `decoded`, an image this stage decoded from the bytes stored
+    /// under a key, in memory under that same key (a disk or remote hit's promotion).
+    ///
+    /// Not when the decode made it smaller than the stored bytes: a thumbnail size or a
+    /// scale-down budget in the request, and the coder said so with
+    /// ``ImageMetadata/thumbnail``. The memory tier would then answer a later query of that key
+    /// without a thumbnail with the small image. Such a hit is returned, never promoted; the
+    /// manager stores a thumbnail under its own key (``ImageManager/cacheKey(for:options:context:)``).
+    /// Coders must flag images decoded smaller than their source (the built-in ones do).
+    public static func mayPromote(_ decoded: WebImage) -> Bool {
+        !decoded.metadata.contains(.thumbnail)
+    }
+
     /// ``decodeCachedData(_:extendedData:)`` on `executor`, off the Swift concurrency pool. A
     /// task cancelled before the decode starts gets ``CachedDataDecodeResult/keep(_:)``.
     public func decodeCachedData(_ data: Data, extendedData: Data? = nil, on executor: BlockingWorkExecutor) async -> CachedDataDecodeResult {

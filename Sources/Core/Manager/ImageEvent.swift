@@ -23,7 +23,7 @@ public struct ImageEvent: Sendable, CustomStringConvertible {
     /// The requested URL.
     public var url: URL
     /// The request's cache key (for a request refused before its key was made, the key its
-    /// URL and context give, see ``ImageManager/cacheKey(for:context:)``).
+    /// URL and context give, see ``ImageManager/cacheKey(for:options:context:)``).
     public var cacheKey: String
     /// When it happened, on the monotonic clock: subtract two events' times for a duration.
     public var time: ContinuousClock.Instant

@@ -60,9 +60,9 @@ extension ImageManager {
 
     /// Reports a request refused before it started (a blocked URL): `started`, then `failed`.
     /// A `nil` or empty URL reports nothing.
-    func reportRefused(_ url: URL?, context: WebImageContext, error: any Error) {
+    func reportRefused(_ url: URL?, options: WebImageOptions, context: WebImageContext, error: any Error) {
         guard eventHub.isObserved, let url, !url.absoluteString.isEmpty else { return }
-        let key = cacheKey(for: url, context: context) ?? url.absoluteString
+        let key = cacheKey(for: url, options: options, context: context) ?? url.absoluteString
         let sink = makeEventSink(requestID: coordinator.makeID(), url: url, cacheKey: key)
         sink?.emit(.started)
         sink?.emit(.end(of: .failure(error), url: url))

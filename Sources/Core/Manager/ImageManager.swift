@@ -13,11 +13,17 @@ public import Foundation
 /// 2. The options processor (the context's, else the manager's) may rewrite options and context.
 /// 3. A URL that failed before and was blocked fails at once with
 ///    ``WebImageError/Code/blockedURL`` unless `retryFailed`.
-/// 4. The cache key: see ``cacheKey(for:context:)`` (filter, thumbnail part, transformer part).
+/// 4. The cache key: see ``cacheKey(for:options:context:)`` (filter, then thumbnail, scale-down
+///    and transformer parts); the *original* key is the base key alone
+///    (``originalCacheKey(for:context:)``), the full-size image's.
 /// 5. Unless `fromLoaderOnly`: query the cache (context `imageCache`, else ``imageCache``) in the
 ///    tiers of `queryCacheType` (default `.all`). A hit ends the request, unless `refreshCached`.
-///    With a transformer and a miss, the original key is queried (`originalImageCache`,
-///    `originalQueryCacheType`, default `.all`); a hit is transformed and stored: no load.
+///    A variant request (a thumbnail size, a scale-down, or a transformer) that misses queries
+///    the original key (`originalImageCache`, `originalQueryCacheType`, default `.all`) with its
+///    thumbnail size and budget in the context: a disk hit is decoded at that size (and not
+///    promoted to memory, where the full-size entry stays), a memory hit is resampled to it
+///    (every frame of an animation); then it is transformed if asked and stored under the
+///    request's key: no load.
 /// 6. Unless `fromCacheOnly` (a miss then fails with ``WebImageError/Code/cacheMiss``): the
 ///    loader (context `imageLoader`, else ``imageLoader``) loads and decodes, reporting progress
 ///    and partial images. With `refreshCached` the cached image is delivered first as
@@ -25,11 +31,17 @@ public import Foundation
 ///    "not modified" answer ends the request with the cached image.
 ///    A failure blocks the URL when the loader says so (never a cancellation or a transient
 ///    network error); a success with `retryFailed` unblocks it.
-/// 7. With a transformer (skipped for animated images unless `transformAnimatedImage`, for
-///    vector images unless `transformVectorImage`): the original goes to the original key
-///    (`originalStoreCacheType`, default `.disk`), the transformed image to the key
-///    (`storeCacheType`, default `.all`). Without one, the image and its data go to the key.
-///    A cache serializer (context, else manager) may choose the stored data. The result is
+/// 7. The transformer, if any (skipped for animated images unless `transformAnimatedImage`, for
+///    vector images unless `transformVectorImage`), then the stores. A plain request: the image
+///    and its data under the key (`storeCacheType`, default `.all`). A variant request (the
+///    rules of SDWebImage's thumbnail and transformer keys): the loaded original under the
+///    original key (`originalStoreCacheType`, default `.disk`; its data, and the image when it
+///    was decoded full-size), and the request's image under its own key (`storeCacheType`)
+///    with the loaded data only if the image is that data unchanged (else the cache encodes
+///    the thumbnail or transformed image). So a later plain, thumbnail or transformed request
+///    of the same URL is made from the cached original, with no download.
+///    A cache serializer (context, else manager) may choose the stored data; for the original
+///    it sees full-size images only (it might re-encode a thumbnail). The result is
 ///    delivered before the stores finish, unless `waitStoreCache`. A store that fails does
 ///    not fail the request: it is reported as a ``ImageEvent/Kind/storeFailed(cacheType:key:error:)`` event.
 ///
@@ -235,7 +247,7 @@ public final class ImageManager: Sendable {
         do {
             return try prepare(url, options: options, context: context)
         } catch {
-            reportRefused(url, context: context, error: error)
+            reportRefused(url, options: options, context: context, error: error)
             resume(.failure(error))
             return nil
         }
@@ -257,9 +269,8 @@ public final class ImageManager: Sendable {
         if !options.contains(.retryFailed), failedURLSet.contains(url) {
             throw WebImageError(.blockedURL, "Image url is blocked after an earlier failure: \(url.absoluteString) (pass retryFailed to try again)", url: url)
         }
-        let originalKey = originalCacheKey(for: url, context: context) ?? url.absoluteString
         let transformer = context.imageTransformer ?? defaults.transformer
-        let key = transformer.map { Self.transformedKey(originalKey, transformerKey: $0.transformerKey) } ?? originalKey
+        let (key, originalKey) = Self.keys(for: url, options: options, context: context, cacheKeyFilter: defaults.cacheKeyFilter, transformer: transformer)
         context.imageCacheKey = key
         let cache = context.imageCache ?? imageCache
         let request = ImageLoadRequest(

@@ -20,7 +20,7 @@ public import WebImageCore
 /// the library is already on local disk, so querying a cache first and storing a second copy of
 /// each photo on the disk cache costs more than it saves. Pass ``WebImageCore/WebImageOptions/photosLibrary``
 /// (`fromLoaderOnly`) and ``WebImageCore/WebImageContext/photosLibrary(thumbnailPixelSize:)``
-/// (`storeCacheType = .none`) per request, or set ``PhotosOptionsProcessor`` as the manager's
+/// (`storeCacheType` and `originalStoreCacheType` `.none`) per request, or set ``PhotosOptionsProcessor`` as the manager's
 /// options processor to apply both to every `photos://` request. (If an app shows the same
 /// full-size photo again and again, keeping `storeCacheType = .memory` without `fromLoaderOnly`
 /// trades memory for decoding time; the disk cache never helps.)

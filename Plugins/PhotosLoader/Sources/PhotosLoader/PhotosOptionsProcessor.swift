@@ -2,8 +2,9 @@ public import Foundation
 public import WebImageCore
 
 /// Applies the recommended options to `photos://` requests: `fromLoaderOnly` (no cache query) and,
-/// unless the request's context sets one, `storeCacheType = .none` (no cache store). Other URLs
-/// go to ``next`` unchanged.
+/// unless the request's context sets them, `storeCacheType` and `originalStoreCacheType` `.none`
+/// (no cache store, not even of the full-size original of a thumbnail or transformed request).
+/// Other URLs go to ``next`` unchanged.
 ///
 /// ```swift
 /// ImageManager.shared.optionsProcessor = PhotosOptionsProcessor(next: ImageManager.shared.optionsProcessor)
@@ -23,7 +24,7 @@ public struct PhotosOptionsProcessor: OptionsProcessor {
     }
 
     /// For a `photos://` URL: `options` plus `fromLoaderOnly`, `context` with `storeCacheType`
-    /// `.none` unless it sets one, then ``next`` applied to those. For any other URL: ``next``'s
+    /// and `originalStoreCacheType` `.none` unless it sets them, then ``next`` applied to those. For any other URL: ``next``'s
     /// answer (`nil`, "keep them", without one).
     public func processedOptions(for url: URL, options: WebImageOptions, context: WebImageContext) -> OptionsProcessorResult? {
         guard PhotosURL.isPhotosURL(url) else {
@@ -32,6 +33,9 @@ public struct PhotosOptionsProcessor: OptionsProcessor {
         var result = OptionsProcessorResult(options: options.union(.photosLibrary), context: context)
         if result.context.storeCacheType == nil {
             result.context.storeCacheType = ImageCacheType.none
+        }
+        if result.context.originalStoreCacheType == nil {
+            result.context.originalStoreCacheType = ImageCacheType.none
         }
         return next?.processedOptions(for: url, options: result.options, context: result.context) ?? result
     }

@@ -111,6 +111,12 @@ import WebImageTestSupport
         _ = try await manager.loadImage(with: otherURL, options: [.waitStoreCache])
         #expect(cache.queryCount == 1 && cache.storeCount == 1, "other URLs as before")
         #expect(seen.all == ["photos:true", "mock:false"], "the next processor sees both, after this one")
+        // A thumbnail (decoded from the whole file: this JPEG has no EXIF thumbnail) stores no
+        // full-size original either.
+        let thumbnail = try await manager.loadImage(with: photoURL, options: [.waitStoreCache], context: WebImageContext { $0.imageThumbnailPixelSize = PixelSize(width: 6, height: 6) })
+        #expect(thumbnail.image?.pixelSize == PixelSize(width: 6, height: 4))
+        #expect(cache.storeCount == 1, "no store of the photo's original")
+        #expect(WebImageContext.photosLibrary(thumbnailPixelSize: PixelSize(width: 6, height: 6)).originalStoreCacheType == ImageCacheType.none)
 
         // A store type set by the request is kept (a memory-only store, say).
         var context = WebImageContext()

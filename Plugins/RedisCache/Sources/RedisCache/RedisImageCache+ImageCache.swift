@@ -9,6 +9,8 @@ extension RedisImageCache: ImageCache {
     ///
     /// A hit (``WebImageCore/ImageCacheType/disk``) carries the stored data and the image
     /// decoded from it (with its extended data restored); with `avoidDecodeImage` the data only.
+    /// With a ``promotionCache`` the image is put there too, unless the query's thumbnail size
+    /// or scale-down budget decoded it smaller than the data, or `decodeFirstFrameOnly` made it still.
     /// Redis failing, a missing key, a corrupt value or data no coder can decode are all misses.
     /// A cancelled task gets `nil`.
     public func queryImage(forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) async -> ImageCacheResult? {
@@ -67,7 +69,9 @@ extension RedisImageCache: ImageCache {
         }
         if Task.isCancelled { return nil }
         record { $0.hits += 1 }
-        if let memory = promotionCache, context.storeCacheType?.includesMemory ?? true, !options.contains(.decodeFirstFrameOnly) {
+        // Never a decode smaller than the stored data (thumbnail, scale-down): the memory tier
+        // would answer later plain queries of the key with it.
+        if let memory = promotionCache, context.storeCacheType?.includesMemory ?? true, !options.contains(.decodeFirstFrameOnly), ImageDecodeRequest.mayPromote(image) {
             memory.setImage(image, forKey: key)
         }
         return ImageCacheResult(image: image, data: envelope.data, cacheType: .disk)

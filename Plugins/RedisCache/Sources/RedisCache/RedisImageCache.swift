@@ -30,7 +30,8 @@ import Dispatch
 ///   (``WebImageCore/WebImageContext/imageCoder``) or else ``coder``, with
 ///   ``WebImageCore/ImageDecodeOptions`` built from the options, context and key; decoding runs
 ///   on a dispatch queue, not on the caller's task. `avoidDecodeImage` returns the data only.
-///   With a ``promotionCache`` a decoded hit is also put in that memory cache.
+///   With a ``promotionCache`` a decoded hit is also put in that memory cache (not a decode
+///   smaller than the stored data).
 /// - **Store.** One SET with PX. Without data, the image is encoded through the same coder
 ///   (PNG if it has alpha, else JPEG; an animated image keeps its animation), as
 ///   `WebImageCache` does.
@@ -223,7 +224,10 @@ public final class RedisImageCache: Sendable {
     /// of the same key is served from memory. ``makeLayeredCache(memoryCache:)`` sets it to the
     /// memory cache in front. A hit is not promoted when the request's
     /// ``WebImageCore/WebImageContext/storeCacheType`` leaves memory out, or with
-    /// `decodeFirstFrameOnly` (the still image would shadow the animation).
+    /// `decodeFirstFrameOnly` (the still image would shadow the animation), or when the query's
+    /// thumbnail size or scale-down budget decoded it smaller than the stored data (the
+    /// thumbnail would shadow the full-size image; see
+    /// ``WebImageCore/ImageDecodeRequest/mayPromote(_:)``).
     public var promotionCache: MemoryCache? {
         get { state.withLock { $0.promotionCache } }
         set { state.withLock { $0.promotionCache = newValue } }

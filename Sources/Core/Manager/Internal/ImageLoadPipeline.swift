@@ -17,6 +17,10 @@ struct ImageLoadPipeline: Sendable {
         let data: Data?
         let key: String
         let cacheType: ImageCacheType
+        /// The options and context handed to the cache: the request's, or for the full-size
+        /// original the request's without its thumbnail, scale-down and transformer.
+        let options: WebImageOptions
+        let context: WebImageContext
     }
 
     /// Runs the stages; delivers the result (or error) exactly once through `deliver`, then
@@ -43,7 +47,7 @@ struct ImageLoadPipeline: Sendable {
         for store in stores {
             // A store failure never fails a load: the image is delivered, the event reports it.
             do {
-                try await store.cache.store(store.image, data: store.data, forKey: store.key, options: request.options, context: request.context, cacheType: store.cacheType)
+                try await store.cache.store(store.image, data: store.data, forKey: store.key, options: store.options, context: store.context, cacheType: store.cacheType)
                 sink?.emit(.stored(cacheType: store.cacheType, key: store.key))
             } catch {
                 guard let sink else { continue }
@@ -73,7 +77,8 @@ struct ImageLoadPipeline: Sendable {
         let options = request.options
         var cached: ImageCacheResult?
 
-        // 1. Cache query, and for a transformed request the original key.
+        // 1. Cache query; for a variant request (thumbnail, scale-down, transformer) that
+        //    misses, the full-size original under the original key.
         if !options.contains(.fromLoaderOnly) {
             if request.queryCacheType != .none {
                 let hit = await request.cache.queryImage(forKey: request.key, options: options, context: request.context, cacheType: request.queryCacheType)
@@ -88,18 +93,26 @@ struct ImageLoadPipeline: Sendable {
             if let cached, !options.contains(.refreshCached) {
                 return (result(cached.image, data: cached.data, cacheType: cached.cacheType), [])
             }
-            if cached == nil, request.transformer != nil, request.originalKey != request.key, request.originalQueryCacheType != .none {
-                let original = await request.originalCache.queryImage(forKey: request.originalKey, options: options, context: request.context, cacheType: request.originalQueryCacheType)
+            if cached == nil, request.isVariant, request.originalQueryCacheType != .none {
+                // The request's context keeps its thumbnail size and scale-down budget: a disk
+                // hit is decoded at that size (and, smaller than its data, not promoted).
+                var originalContext = request.context
+                originalContext.imageTransformer = nil
+                originalContext.imageCacheKey = request.originalKey
+                let original = await request.originalCache.queryImage(forKey: request.originalKey, options: options, context: originalContext, cacheType: request.originalQueryCacheType)
                 try checkCancellation("querying the cache")
                 if let sink { sink.emit(original.flatMap { $0.image == nil ? nil : .cacheHit($0.cacheType) } ?? .cacheMiss) }
                 if let original, let image = original.image {
-                    let (output, transformed) = try await transformIfAllowed(image)
+                    let fitted = try await fittedToRequest(image)
+                    let (output, transformed) = try await transformIfAllowed(fitted)
+                    try checkCancellation("transforming")
+                    let unchanged = !transformed && !output.metadata.contains(.thumbnail)
                     var stores: [StoreAction] = []
                     if request.storeCacheType != .none {
-                        let data = transformed ? serializedData(for: output, originalData: nil) : (serializedData(for: output, originalData: original.data) ?? original.data)
-                        stores.append(StoreAction(cache: request.cache, image: output, data: data, key: request.key, cacheType: request.storeCacheType))
+                        let data = unchanged ? (serializedData(for: output, originalData: original.data) ?? original.data) : serializedData(for: output, originalData: nil)
+                        stores.append(requestStore(output, data: data))
                     }
-                    return (result(output, data: transformed ? nil : original.data, cacheType: original.cacheType), stores)
+                    return (result(output, data: unchanged ? original.data : nil, cacheType: original.cacheType), stores)
                 }
             }
         }
@@ -156,7 +169,7 @@ struct ImageLoadPipeline: Sendable {
         // 3. Validate, transform, store.
         guard let image = loaded.image else {
             if options.contains(.avoidDecodeImage), let data = loaded.data {
-                let store = StoreAction(cache: request.cache, image: nil, data: data, key: request.originalKey, cacheType: request.storeCacheType)
+                let store = StoreAction(cache: request.cache, image: nil, data: data, key: request.originalKey, cacheType: request.storeCacheType, options: fullSizeOptions, context: fullSizeContext)
                 return (result(nil, data: data, cacheType: .none, key: request.originalKey), request.storeCacheType == .none ? [] : [store])
             }
             throw WebImageError(.badImageData, loaded.data == nil ? "Image data is nil" : "The loader delivered data but no image", url: request.url)
@@ -168,21 +181,74 @@ struct ImageLoadPipeline: Sendable {
         var stores: [StoreAction] = []
         let (output, transformed) = try await transformIfAllowed(image)
         try checkCancellation("transforming")
-        if transformed {
-            if request.originalStoreCacheType != .none {
-                let data = serializedData(for: image, originalData: loaded.data) ?? loaded.data
-                stores.append(StoreAction(cache: request.originalCache, image: image, data: data, key: request.originalKey, cacheType: request.originalStoreCacheType))
-            }
+        guard request.isVariant else {
             if request.storeCacheType != .none {
-                stores.append(StoreAction(cache: request.cache, image: output, data: serializedData(for: output, originalData: nil), key: request.key, cacheType: request.storeCacheType))
+                let data = serializedData(for: image, originalData: loaded.data) ?? loaded.data
+                stores.append(requestStore(image, data: data))
             }
-            return (result(output, data: nil, cacheType: .none), stores)
+            return (result(image, data: loaded.data, cacheType: .none), stores)
         }
+        // A variant request: the full-size original under the original key (its data, and the
+        // image when it was decoded whole), the request's image under its own key.
+        let fullSize = !image.metadata.contains(.thumbnail)
+        if request.originalStoreCacheType != .none {
+            // The serializer sees full-size images only: it could re-encode a thumbnail.
+            let data = fullSize ? (serializedData(for: image, originalData: loaded.data) ?? loaded.data) : loaded.data
+            if fullSize || data != nil {
+                stores.append(StoreAction(cache: request.originalCache, image: fullSize ? image : nil, data: data, key: request.originalKey, cacheType: request.originalStoreCacheType, options: fullSizeOptions, context: fullSizeContext))
+            }
+        }
+        let unchanged = !transformed && fullSize
         if request.storeCacheType != .none {
-            let data = serializedData(for: image, originalData: loaded.data) ?? loaded.data
-            stores.append(StoreAction(cache: request.cache, image: image, data: data, key: request.key, cacheType: request.storeCacheType))
+            let data = unchanged ? (serializedData(for: output, originalData: loaded.data) ?? loaded.data) : serializedData(for: output, originalData: nil)
+            stores.append(requestStore(output, data: data))
         }
-        return (result(image, data: loaded.data, cacheType: .none), stores)
+        return (result(output, data: unchanged ? loaded.data : nil, cacheType: .none), stores)
+    }
+
+    /// The store of the request's image under its own key, with its options and context.
+    private func requestStore(_ image: WebImage, data: Data?) -> StoreAction {
+        StoreAction(cache: request.cache, image: image, data: data, key: request.key, cacheType: request.storeCacheType, options: request.options, context: request.context)
+    }
+
+    /// The request's flags without the scale-down: for storing the full-size original.
+    private var fullSizeOptions: WebImageOptions {
+        request.options.subtracting(.scaleDownLargeImages)
+    }
+
+    /// The request's context without its thumbnail size, scale-down budget and transformer, and
+    /// with the original key: for storing the full-size original, so that a cache that decodes
+    /// the stored data (a memory-only store of data) decodes it whole.
+    private var fullSizeContext: WebImageContext {
+        var context = request.context
+        context.imageThumbnailPixelSize = nil
+        context.imagePreserveAspectRatio = nil
+        context.imageScaleDownLimitBytes = nil
+        context.imageTransformer = nil
+        if var decodeOptions = context.imageDecodeOptions {
+            decodeOptions.thumbnailPixelSize = nil
+            decodeOptions.scaleDownLimitBytes = nil
+            context.imageDecodeOptions = decodeOptions
+        }
+        context.imageCacheKey = request.originalKey
+        return context
+    }
+
+    /// `image`, a hit of the full-size original, at the request's thumbnail size or scale-down
+    /// budget: a memory hit is full-size and is resampled here (every frame of an animation,
+    /// keeping its timing); a disk hit was decoded at that size already and is returned as is.
+    /// Resampling runs on ``BlockingWorkExecutor/processing``.
+    private func fittedToRequest(_ image: WebImage) async throws -> WebImage {
+        let decodeOptions = ImageDecodeOptions(options: request.options, context: request.context)
+        let target = decodeOptions.targetPixelSize(for: image.pixelSize, frameCount: image.frameCount)
+        guard target != image.pixelSize else { return image }
+        do {
+            return try await BlockingWorkExecutor.processing.run { try image.downscaled(to: target) }
+        } catch is CancellationError {
+            throw WebImageError.cancelled("Operation cancelled by user before making the thumbnail", url: request.url)
+        } catch let error as WebImageError {
+            throw error.url == nil ? WebImageError(error.code, error.message, underlyingError: error.underlyingError, url: request.url) : error
+        }
     }
 
     /// Applies the transformer unless the request has none or the image is animated (without

@@ -19,6 +19,10 @@ struct ImageLoadRequest: Sendable {
     let storeCacheType: ImageCacheType
     let originalQueryCacheType: ImageCacheType
     let originalStoreCacheType: ImageCacheType
+
+    /// Whether the request asks for a variant of the full-size image (a thumbnail, a scale-down
+    /// or a transform): its key is not the original key.
+    var isVariant: Bool { key != originalKey }
 }
 
 /// What identifies the work of a request: requests with equal work keys share one load.
