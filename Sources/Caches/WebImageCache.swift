@@ -261,9 +261,10 @@ public final class WebImageCache: Sendable {
         }
         guard let entry = diskStorage.entry(forKey: key) else { return nil }
         if let early = earlyDiskResult(entry, forKey: key, options: options, context: context) { return early }
-        let outcome = decodeRequest(forKey: key, options: options, context: context).decodeCachedData(entry.data, extendedData: entry.extendedData)
+        let stage = decodeRequest(forKey: key, options: options, context: context)
+        let outcome = stage.decodeCachedData(entry.data, extendedData: entry.extendedData)
         if case .remove = outcome { diskStorage.removeData(forKey: key) }
-        return diskResult(outcome, entry: entry, forKey: key, context: context)
+        return diskResult(outcome, stage: stage, entry: entry, forKey: key, context: context)
     }
 
     /// The disk part of a query off the calling thread: the read on the file I/O executor, the
@@ -276,10 +277,11 @@ public final class WebImageCache: Sendable {
         }
         guard let entry = try? await ioExecutor.run({ storage.entry(forKey: key) }) else { return nil }
         if let early = earlyDiskResult(entry, forKey: key, options: options, context: context) { return early }
-        let outcome = await decodeRequest(forKey: key, options: options, context: context)
+        let stage = decodeRequest(forKey: key, options: options, context: context)
+        let outcome = await stage
             .decodeCachedData(entry.data, extendedData: entry.extendedData, on: .processing)
         if case .remove = outcome { await ioExecutor.runUncancellable { storage.removeData(forKey: key) } }
-        return diskResult(outcome, entry: entry, forKey: key, context: context)
+        return diskResult(outcome, stage: stage, entry: entry, forKey: key, context: context)
     }
 
     /// A disk hit that needs no decode: data only (`avoidDecodeImage`), or an image another
@@ -296,10 +298,11 @@ public final class WebImageCache: Sendable {
 
     /// The result of a decoded disk entry, promoted to memory when allowed: never an image the
     /// decode made smaller than the entry (a thumbnail size or scale-down budget in the query,
-    /// see ``ImageDecodeRequest/mayPromote(_:)``), which would answer later plain queries.
-    private func diskResult(_ outcome: CachedDataDecodeResult, entry: DiskStorageEntry, forKey key: String, context: WebImageContext) -> ImageCacheResult? {
+    /// or the first frame of an animation; see ``ImageDecodeRequest/mayPromote(_:)``), which
+    /// would answer later plain queries.
+    private func diskResult(_ outcome: CachedDataDecodeResult, stage: ImageDecodeRequest, entry: DiskStorageEntry, forKey key: String, context: WebImageContext) -> ImageCacheResult? {
         guard let image = outcome.image else { return nil }
-        if promotesToMemory(context), ImageDecodeRequest.mayPromote(image) { memoryCache.setImage(image, forKey: key) }
+        if promotesToMemory(context), stage.mayPromote(image) { memoryCache.setImage(image, forKey: key) }
         return ImageCacheResult(image: image, data: entry.data, cacheType: .disk)
     }
 

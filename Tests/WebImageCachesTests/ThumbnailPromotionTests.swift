@@ -77,12 +77,28 @@ import WebImageCore
         #expect(cache.imageFromMemoryCache(forKey: "k")?.pixelSize == Self.fullSize)
     }
 
+    /// A first-frame query of an animation gets a still, which must not answer a later query
+    /// that wants the animation.
+    @Test(arguments: [WebImageOptions(), .queryDiskDataSync])
+    func aFirstFrameDecodeIsNotPromoted(_ sync: WebImageOptions) async throws {
+        let cache = makeCache()
+        let animation = TestImages.animated(frames: 3)
+        try await cache.store(animation, data: try RawBitmapCoder().encode(animation, as: .rawBitmap), forKey: "anim", cacheType: .disk)
+        let first = try #require(await cache.queryImage(forKey: "anim", options: sync.union(.decodeFirstFrameOnly), context: WebImageContext(), cacheType: .all))
+        #expect(first.image?.frameCount == 1)
+        #expect(cache.imageFromMemoryCache(forKey: "anim") == nil)
+        let whole = try #require(await cache.queryImage(forKey: "anim", options: sync, context: WebImageContext(), cacheType: .all))
+        #expect(whole.image?.frameCount == 3)
+    }
+
     @Test func theDecodeStageSaysWhichDecodesMayBePromoted() throws {
         let thumbnailStage = ImageDecodeRequest(key: "k", context: WebImageContext { $0.imageThumbnailPixelSize = PixelSize(width: 3, height: 3) }, defaultCoder: RawBitmapCoder())
         let thumbnail = try #require(thumbnailStage.decodeCachedData(Self.data).image)
         #expect(thumbnail.metadata.contains(.thumbnail))
-        #expect(!ImageDecodeRequest.mayPromote(thumbnail))
-        let full = try #require(ImageDecodeRequest(key: "k", defaultCoder: RawBitmapCoder()).decodeCachedData(Self.data).image)
-        #expect(ImageDecodeRequest.mayPromote(full))
+        #expect(!thumbnailStage.mayPromote(thumbnail))
+        let fullStage = ImageDecodeRequest(key: "k", defaultCoder: RawBitmapCoder())
+        let full = try #require(fullStage.decodeCachedData(Self.data).image)
+        #expect(fullStage.mayPromote(full))
+        #expect(!ImageDecodeRequest(key: "k", options: [.decodeFirstFrameOnly], defaultCoder: RawBitmapCoder()).mayPromote(full), "a first-frame decode is never promoted")
     }
 }

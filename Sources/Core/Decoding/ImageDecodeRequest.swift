@@ -171,8 +171,10 @@ public struct ImageDecodeRequest: Sendable {
     /// without a thumbnail with the small image. Such a hit is returned, never promoted; the
     /// manager stores a thumbnail under its own key (``ImageManager/cacheKey(for:options:context:)``).
     /// Coders must flag images decoded smaller than their source (the built-in ones do).
-    public static func mayPromote(_ decoded: WebImage) -> Bool {
-        !decoded.metadata.contains(.thumbnail)
+    /// Nor when the request decoded only the first frame (`decodeFirstFrameOnly`): the still
+    /// would answer a later query that wants the animation.
+    public func mayPromote(_ decoded: WebImage) -> Bool {
+        !decoded.metadata.contains(.thumbnail) && !decodeOptions.firstFrameOnly
     }
 
     /// ``decodeCachedData(_:extendedData:)`` on `executor`, off the Swift concurrency pool. A

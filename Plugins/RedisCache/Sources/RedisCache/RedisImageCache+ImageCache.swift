@@ -71,7 +71,7 @@ extension RedisImageCache: ImageCache {
         record { $0.hits += 1 }
         // Never a decode smaller than the stored data (thumbnail, scale-down): the memory tier
         // would answer later plain queries of the key with it.
-        if let memory = promotionCache, context.storeCacheType?.includesMemory ?? true, !options.contains(.decodeFirstFrameOnly), ImageDecodeRequest.mayPromote(image) {
+        if let memory = promotionCache, context.storeCacheType?.includesMemory ?? true, stage.mayPromote(image) {
             memory.setImage(image, forKey: key)
         }
         return ImageCacheResult(image: image, data: envelope.data, cacheType: .disk)
