@@ -143,6 +143,24 @@ import WebImageCore
         #expect(good.diskImageDataExists(forKey: "k"))
     }
 
+    /// A ``MemoryCache`` holds the entry when the call returns, alone or as the memory member
+    /// of a layered ``CachesManager`` (the Redis plug-in's setup: concurrent store); its
+    /// errors reach the completion.
+    @Test func memoryCacheStoresBeforeTheCallReturns() async throws {
+        let memory = MemoryCache()
+        let (alone, error) = await store(in: memory, forKey: "alone") { memory.image(forKey: "alone") != nil }
+        #expect(alone && error == nil)
+
+        let layered = CachesManager([MockImageCache(name: "remote"), memory])
+        layered.storePolicy = .concurrent
+        let (inLayer, layerError) = await store(in: layered, forKey: "layered") { memory.image(forKey: "layered") != nil }
+        #expect(inLayer && layerError == nil)
+
+        let tiny = MemoryCache(costLimit: 10)
+        let (_, tooLarge) = await store(in: tiny, forKey: "k") { () }
+        #expect((tooLarge as? WebImageError)?.code == .cacheFailure)
+    }
+
     /// A third-party cache with only the protocol's requirements gets the default: the whole
     /// store runs in the task, and the completion reports it.
     @Test func thirdPartyCacheGetsTheDefault() async throws {
