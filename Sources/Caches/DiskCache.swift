@@ -24,6 +24,16 @@ import Darwin
 /// - **Extended data** sits in an extended attribute (`user.swiftwebimage.extended`) where the
 ///   file system supports it, and in a sidecar file where it does not (or when the value is too
 ///   large for an attribute, or ``Config/extendedDataStorage`` says ``ExtendedDataStorage/sidecar``).
+///   A store is atomic for readers with a sidecar too: the sidecar starts with a header that
+///   names the data it belongs to (the data file's inode, size and modification time, and the
+///   SHA-256 of its bytes), goes in place before that data, and an old one is removed only
+///   after the new data replaced the old. A read pairs data only with a sidecar that names it;
+///   one that finds another write's sidecar (a store between its two renames) reads again, up
+///   to 6 times, and is then a miss: ``entry(forKey:)`` returns one write's data and extended
+///   data, or nothing, never a mix. A miss stays until the next store when a process was
+///   killed between the two renames. Sidecars of the older format (the extended data alone)
+///   make the entry such a miss; in a read-only directory, which nothing writes, they are
+///   taken as they are.
 /// - **Limits.** ``Config/sizeLimit`` (default 1 GiB) is enforced on every write: when the
 ///   total goes over it, expired entries are removed, then the oldest (by
 ///   ``Config/expireType``) until the total is at most half the limit, as SDWebImage's sweep
@@ -184,22 +194,18 @@ public final class DiskCache: Sendable {
         readEntry(forKey: key, withExtendedData: false)?.data
     }
 
-    /// The data and extended data stored under `key`, read from the same file.
+    /// The data and extended data stored under `key`, by one write (see the extended data
+    /// above: a store in progress is waited out briefly, never mixed with).
     /// - Returns: The entry, or `nil` on a miss.
     public func entry(forKey key: String) -> DiskStorageEntry? {
         readEntry(forKey: key, withExtendedData: true)
     }
 
-    /// The extended data stored with `key`, or `nil` if there is none or no entry.
+    /// The extended data stored with `key`, or `nil` if there is none or no entry (or its
+    /// extended data cannot be told apart from a store in progress; see ``entry(forKey:)``).
+    /// Does not count as an access.
     public func extendedData(forKey key: String) -> Data? {
-        let name = Self.fileName(forKey: key)
-        for (directory, candidate) in searchLocations(for: name) {
-            let found: Data?? = FileIO.withOpenedFile(directory + "/" + candidate) { fd, _ in
-                .some(readExtendedData(fd: fd, directory: directory, name: candidate))
-            }
-            if let found { return found }
-        }
-        return nil
+        read(forKey: key, data: false, extendedData: true, recordsAccess: false)?.extendedData
     }
 
     /// Whether an entry exists for `key` (in ``directory`` or a read-only directory).
@@ -231,45 +237,87 @@ public final class DiskCache: Sendable {
     }
 
     func readEntry(forKey key: String, withExtendedData: Bool) -> DiskStorageEntry? {
+        guard let parts = read(forKey: key, data: true, extendedData: withExtendedData, recordsAccess: true), let data = parts.data else { return nil }
+        return DiskStorageEntry(data: data, extendedData: parts.extendedData)
+    }
+
+    /// How many times a read tries to pair an entry's data with its extended data while a
+    /// store of the same key is between its two renames, before it calls the entry a miss.
+    static let pairingAttempts = 6
+
+    /// What one read of an entry file found.
+    enum ReadAttempt {
+        /// The data (when asked for) and the extended data (when asked for, `nil` for none)
+        /// of one write.
+        case found(data: Data?, extendedData: Data?)
+        /// No readable file there.
+        case missing
+        /// The sidecar found belongs to another write of the entry (or of an older format):
+        /// read the entry again.
+        case unsettled
+    }
+
+    /// Reads `key` from ``directory``, else from the read-only directories.
+    ///
+    /// A read that finds the data of one write and the sidecar of another (a store between its
+    /// two renames) reads again, up to ``pairingAttempts`` times, then is a miss: it never
+    /// pairs data with extended data of another write.
+    /// - Parameters:
+    ///   - data: Read the data.
+    ///   - extendedData: Read the extended data.
+    ///   - recordsAccess: With ``ExpireType/accessDate``, make the access time now (a hit in
+    ///     ``directory`` also counts in the index).
+    func read(forKey key: String, data: Bool, extendedData: Bool, recordsAccess: Bool) -> (data: Data?, extendedData: Data?)? {
         let name = Self.fileName(forKey: key)
-        let touches = state.withLock { $0.config.expireType == .accessDate }
+        let touches = recordsAccess && state.withLock { $0.config.expireType == .accessDate }
         let now = FileIO.now()
-        let entry: DiskStorageEntry? = FileIO.withOpenedFile(directoryPath + "/" + name) { fd, info in
-            guard let data = FileIO.readAll(fd, size: Int(info.st_size)) else { return nil }
-            let extended = withExtendedData ? readExtendedData(fd: fd, directory: directoryPath, name: name) : nil
-            if touches, now - FileIO.fileTimes(info).access > Self.accessTimeResolution {
-                FileIO.touchAccessTime(fd)
+        for attempt in 0..<Self.pairingAttempts {
+            if attempt > 0 { sched_yield() }
+            switch readFile(directory: directoryPath, name: name, data: data, extendedData: extendedData, writable: true, touchingAt: touches ? now : nil) {
+            case .found(let bytes, let extended):
+                if recordsAccess { state.withLock { $0.index?.recordRead(name, time: now) } }
+                return (bytes, extended)
+            case .unsettled:
+                continue
+            case .missing:
+                for location in readOnlyLocations(for: name) {
+                    if case .found(let bytes, let extended) = readFile(directory: location.directory, name: location.name, data: data, extendedData: extendedData, writable: false, touchingAt: nil) {
+                        return (bytes, extended)
+                    }
+                }
+                return nil
             }
-            return DiskStorageEntry(data: data, extendedData: extended)
-        }
-        if let entry {
-            state.withLock { $0.index?.recordRead(name, time: now) }
-            return entry
-        }
-        for location in readOnlyLocations(for: name) {
-            let entry: DiskStorageEntry? = FileIO.withOpenedFile(location.directory + "/" + location.name) { fd, info in
-                guard let data = FileIO.readAll(fd, size: Int(info.st_size)) else { return nil }
-                let extended = withExtendedData ? readExtendedData(fd: fd, directory: location.directory, name: location.name) : nil
-                return DiskStorageEntry(data: data, extendedData: extended)
-            }
-            if let entry { return entry }
         }
         return nil
     }
 
-    /// The extended data of the open entry `fd`: its attribute, else its sidecar.
-    private func readExtendedData(fd: Int32, directory: String, name: String) -> Data? {
-        let (storage, supported) = state.withLock { ($0.config.extendedDataStorage, $0.extendedAttributesSupported) }
-        if storage == .automatic, supported != false, SystemCalls.shared.hasExtendedAttributes {
-            switch ExtendedAttribute.read(fd) {
-            case .value(let value): return value
-            case .unsupported: state.withLock { $0.extendedAttributesSupported = false }
-            case .absent: break
+    /// One read of the entry file `directory/name` and, when asked, of its extended data.
+    /// - Parameters:
+    ///   - writable: Whether `directory` is the cache's own (stores may be in progress there);
+    ///     see ``extendedData(ofOpenFile:info:path:directory:name:data:writable:)``.
+    ///   - touchingAt: Refresh the access time when it is older than this minus
+    ///     ``accessTimeResolution``; `nil` to leave it.
+    private func readFile(directory: String, name: String, data: Bool, extendedData: Bool, writable: Bool, touchingAt now: Double?) -> ReadAttempt {
+        let path = directory + "/" + name
+        return FileIO.withOpenedFile(path) { fd, info -> ReadAttempt in
+            var bytes: Data?
+            if data {
+                guard let read = FileIO.readAll(fd, size: Int(info.st_size)) else { return .missing }
+                bytes = read
             }
-        }
-        return FileIO.withOpenedFile(directory + "/" + CacheFileName.sidecarName(for: name)) { sidecar, info in
-            FileIO.readAll(sidecar, size: Int(info.st_size))
-        }
+            var extended: Data?
+            if extendedData {
+                switch self.extendedData(ofOpenFile: fd, info: info, path: path, directory: directory, name: name, data: { bytes ?? FileIO.readAll(fd, size: Int(info.st_size)) }, writable: writable) {
+                case .value(let value): extended = value
+                case .none: extended = nil
+                case .unsettled: return .unsettled
+                }
+            }
+            if let now, now - FileIO.fileTimes(info).access > Self.accessTimeResolution {
+                FileIO.touchAccessTime(fd)
+            }
+            return .found(data: bytes, extendedData: extended)
+        } ?? .missing
     }
 
     // MARK: Writing
@@ -303,39 +351,6 @@ public final class DiskCache: Sendable {
         if overLimit { sweep(referenceDate: FileIO.now(), onlyIfOverLimit: true) }
     }
 
-    /// Replaces the extended data of the entry for `key` (`nil` removes it).
-    /// - Throws: ``WebImageError/Code/cacheFailure`` when there is no entry for `key` in
-    ///   ``directory`` or the write fails.
-    public func setExtendedData(_ extendedData: Data?, forKey key: String) throws {
-        let name = Self.fileName(forKey: key)
-        let path = directoryPath + "/" + name
-        let sidecarPath = directoryPath + "/" + CacheFileName.sidecarName(for: name)
-        let fd = FileIO.open(path, O_RDONLY)
-        guard fd >= 0 else {
-            throw failure("set the extended data of", key: key, SystemCallError("open", path))
-        }
-        defer { FileIO.close(fd) }
-        var info = stat()
-        _ = fstat(fd, &info)
-        guard let extendedData else {
-            ExtendedAttribute.remove(fd)
-            FileIO.removeFile(sidecarPath)
-            return
-        }
-        do {
-            if try storeExtendedAttribute(extendedData, fd: fd, path: path) {
-                FileIO.removeFile(sidecarPath)
-            } else {
-                ExtendedAttribute.remove(fd)
-                try writeSidecar(extendedData, to: sidecarPath)
-            }
-        } catch {
-            throw failure("set the extended data of", key: key, error)
-        }
-        let sidecarBytes = FileIO.withOpenedFile(sidecarPath) { _, sidecar in Int(sidecar.st_size) } ?? 0
-        state.withLock { $0.index?.recordWrite(name, size: Int(info.st_size) + sidecarBytes, time: FileIO.now()) }
-    }
-
     /// Removes the entry for `key` (and its sidecar) from ``directory``. Read-only directories
     /// are left alone.
     public func removeData(forKey key: String) {
@@ -364,13 +379,20 @@ public final class DiskCache: Sendable {
     }
 
     /// A unique path for a temporary file in the directory.
-    private func makeTemporaryPath() -> String {
+    func makeTemporaryPath() -> String {
         let count = temporaryCounter.wrappingAdd(1, ordering: .relaxed).newValue
         return directoryPath + "/" + CacheFileName.temporaryPrefix + "\(getpid())-\(count)-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
     }
 
     /// Writes `data` to a temporary file, adds the extended data (attribute or sidecar), and
     /// renames it over the entry `name`.
+    ///
+    /// The order makes the store atomic for readers, with their checks (see
+    /// ``extendedData(ofOpenFile:info:path:directory:name:data:writable:)``): a sidecar goes in
+    /// place before the data it belongs to, and names that data (``ExtendedDataSidecar``); a
+    /// sidecar of an earlier write that the new data does not need is removed after the data
+    /// replaced the old one. When the final rename fails, the new sidecar stays: it belongs to
+    /// no data, so readers of the old entry get a miss rather than a mix.
     /// - Returns: The bytes of the sidecar written (0 if none).
     private func writeAtomically(_ data: Data, extendedData: Data?, name: String, config: Config) throws -> Int {
         let temporary = makeTemporaryPath()
@@ -380,14 +402,19 @@ public final class DiskCache: Sendable {
             fd = FileIO.open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         }
         guard fd >= 0 else { throw SystemCallError("open", temporary) }
-        var needsSidecar = false
+        var sidecar: Data?
         do {
             try FileIO.writeAll(fd, data, path: temporary)
             if let extendedData {
                 let stored = config.extendedDataStorage == .automatic
                     ? try storeExtendedAttribute(extendedData, fd: fd, path: temporary)
                     : false
-                needsSidecar = !stored
+                if !stored {
+                    // The data is complete: its identity (inode, size, modification time) is final.
+                    var info = stat()
+                    guard fstat(fd, &info) == 0 else { throw SystemCallError("fstat", temporary) }
+                    sidecar = ExtendedDataSidecar(extendedData: extendedData, dataFile: info, data: data).encoded
+                }
             }
             if config.synchronizesWrites, fsync(fd) != 0 { throw SystemCallError("fsync", temporary) }
         } catch {
@@ -397,64 +424,24 @@ public final class DiskCache: Sendable {
         }
         FileIO.close(fd)
         let sidecarPath = directoryPath + "/" + CacheFileName.sidecarName(for: name)
-        var sidecarBytes = 0
-        if needsSidecar, let extendedData {
+        if let sidecar {
             do {
-                try writeSidecar(extendedData, to: sidecarPath)
+                try writeSidecar(sidecar, to: sidecarPath, synchronizes: config.synchronizesWrites)
             } catch {
                 FileIO.removeFile(temporary)
                 throw error
             }
-            sidecarBytes = extendedData.count
-        } else {
-            // A sidecar of an earlier write must not outlive it.
-            FileIO.removeFile(sidecarPath)
         }
         guard rename(temporary, directoryPath + "/" + name) == 0 else {
             let error = SystemCallError("rename", temporary)
             FileIO.removeFile(temporary)
             throw error
         }
-        return sidecarBytes
-    }
-
-    /// Tries to put `value` in the extended attribute of `fd` (only in automatic mode).
-    /// - Returns: `true` if stored; `false` if a sidecar must be used.
-    private func storeExtendedAttribute(_ value: Data, fd: Int32, path: String) throws -> Bool {
-        let (storage, supported) = state.withLock { ($0.config.extendedDataStorage, $0.extendedAttributesSupported) }
-        guard storage == .automatic, supported != false else { return false }
-        switch ExtendedAttribute.write(fd, value) {
-        case .stored:
-            if supported == nil { state.withLock { $0.extendedAttributesSupported = true } }
-            return true
-        case .unsupported:
-            state.withLock { $0.extendedAttributesSupported = false }
-            return false
-        case .tooLarge:
-            return false
-        case .failed(let code):
-            throw SystemCallError("fsetxattr", path, code: code)
+        if sidecar == nil {
+            // A sidecar of an earlier write must not outlive it.
+            FileIO.removeFile(sidecarPath)
         }
-    }
-
-    /// Writes a sidecar atomically.
-    private func writeSidecar(_ value: Data, to path: String) throws {
-        let temporary = makeTemporaryPath()
-        let fd = FileIO.open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-        guard fd >= 0 else { throw SystemCallError("open", temporary) }
-        do {
-            try FileIO.writeAll(fd, value, path: temporary)
-        } catch {
-            FileIO.close(fd)
-            FileIO.removeFile(temporary)
-            throw error
-        }
-        FileIO.close(fd)
-        guard rename(temporary, path) == 0 else {
-            let error = SystemCallError("rename", temporary)
-            FileIO.removeFile(temporary)
-            throw error
-        }
+        return sidecar?.count ?? 0
     }
 
     // MARK: Messages

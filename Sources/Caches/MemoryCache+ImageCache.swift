@@ -24,14 +24,23 @@ extension MemoryCache: ImageCache {
     /// - Throws: ``WebImageError/Code/invalidArgument`` when both are `nil`;
     ///   ``WebImageError/Code/cacheFailure`` when the entry's cost alone is over the limit.
     public func store(_ image: WebImage?, data: Data?, forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) async throws {
-        guard cacheType.includesMemory else { return }
+        try await beginStore(image, data: data, forKey: key, options: options, context: context, cacheType: cacheType)()
+    }
+
+    /// Does the whole store before it returns (the completion-handler `store` then has the
+    /// entry in place when it returns); the rest only throws the store's error, if any.
+    public func beginStore(_ image: WebImage?, data: Data?, forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) -> @Sendable () async throws -> Void {
+        guard cacheType.includesMemory else { return {} }
         guard image != nil || data != nil else {
-            throw WebImageError(.invalidArgument, "MemoryCache.store for key \"\(key.prefix(200))\" got neither an image nor data")
+            let error = WebImageError(.invalidArgument, "MemoryCache.store for key \"\(key.prefix(200))\" got neither an image nor data")
+            return { throw error }
         }
         let entry = Entry(image: image, data: data)
         guard setEntry(entry, forKey: key) else {
-            throw WebImageError(.cacheFailure, "MemoryCache did not store key \"\(key.prefix(200))\": its cost of \(entry.cost) bytes is over the cost limit of \(costLimit) bytes (or the count limit is 0)")
+            let error = WebImageError(.cacheFailure, "MemoryCache did not store key \"\(key.prefix(200))\": its cost of \(entry.cost) bytes is over the cost limit of \(costLimit) bytes (or the count limit is 0)")
+            return { throw error }
         }
+        return {}
     }
 
     /// Removes the entry for `key` when `cacheType` includes memory.

@@ -35,9 +35,10 @@ extension WebImageCache: ImageCache {
 
     /// Stores `image` in memory and `data` on disk, as `cacheType` says.
     ///
-    /// - Memory: the image, when the config keeps images in memory. Data alone is not decoded
-    ///   for memory when the disk tier is stored too (the next disk hit is promoted); with
-    ///   `cacheType` `.memory` alone, data alone is decoded and the image kept.
+    /// - Memory: the image, when the config keeps images in memory; written before the first
+    ///   suspension (see ``beginStore(_:data:forKey:options:context:cacheType:)``). Data alone
+    ///   is not decoded for memory when the disk tier is stored too (the next disk hit is
+    ///   promoted); with `cacheType` `.memory` alone, data alone is decoded and the image kept.
     /// - Disk: `data`, or the image encoded (see ``WebImageCache``), with the image's extended
     ///   data. Encoding runs on ``BlockingWorkExecutor/processing``, writing on
     ///   ``BlockingWorkExecutor/fileIO``; both run even if the calling task is cancelled.
@@ -46,27 +47,51 @@ extension WebImageCache: ImageCache {
     ///   encoded (the memory tier has stored the image by then, and the message says so);
     ///   ``WebImageError/Code/badImageData`` when data stored for memory alone does not decode.
     public func store(_ image: WebImage?, data: Data?, forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) async throws {
-        guard cacheType != .none else { return }
+        try await beginStore(image, data: data, forKey: key, options: options, context: context, cacheType: cacheType)()
+    }
+
+    /// Starts a store: the image is in the memory tier when this returns (SDWebImage's
+    /// `storeImage:...completion:`); the rest decodes data stored for memory alone, or encodes
+    /// and writes the disk tier, as ``store(_:data:forKey:options:context:cacheType:)`` says.
+    /// Does no I/O and no decoding before it returns.
+    /// - Returns: The rest of the store, which throws the errors `store` documents.
+    public func beginStore(_ image: WebImage?, data: Data?, forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) -> @Sendable () async throws -> Void {
+        guard cacheType != .none else { return {} }
         guard image != nil || data != nil else {
-            throw WebImageError(.invalidArgument, "WebImageCache.store for key \(DiskCache.describe(key)) got neither an image nor data")
+            let error = WebImageError(.invalidArgument, "WebImageCache.store for key \(DiskCache.describe(key)) got neither an image nor data")
+            return { throw error }
         }
-        var inMemory = false
-        if cacheType.includesMemory, config.shouldCacheImagesInMemory {
-            if let image {
-                inMemory = memoryCache.setImage(image, forKey: key)
-            } else if let data, !cacheType.includesDisk {
-                let stage = decodeRequest(forKey: key, options: options.subtracting(.avoidDecodeImage), context: context)
-                let decodedImage: WebImage?
-                do {
-                    decodedImage = try await stage.decodeLoadedData(data, on: .processing)
-                } catch {
-                    throw WebImageError(.badImageData, "WebImageCache could not decode \(data.count) bytes stored for memory under key \(DiskCache.describe(key)): \(error)", underlyingError: error as? WebImageError)
-                }
-                if let decodedImage { memoryCache.setImage(decodedImage, forKey: key) }
+        let keepsInMemory = cacheType.includesMemory && config.shouldCacheImagesInMemory
+        var storedInMemory = false
+        if keepsInMemory, let image {
+            storedInMemory = memoryCache.setImage(image, forKey: key)
+        }
+        let inMemory = storedInMemory
+        return {
+            if keepsInMemory, image == nil, let data, !cacheType.includesDisk {
+                try await self.decodeForMemory(data, forKey: key, options: options, context: context)
             }
+            guard cacheType.includesDisk else { return }
+            try await self.storeOnDisk(image, data: data, forKey: key, context: context, storedInMemory: inMemory)
         }
-        guard cacheType.includesDisk else { return }
-        let storedInMemory = inMemory
+    }
+
+    /// Decodes data stored for memory alone and keeps the image in memory.
+    /// - Throws: ``WebImageError/Code/badImageData`` when the data does not decode.
+    private func decodeForMemory(_ data: Data, forKey key: String, options: WebImageOptions, context: WebImageContext) async throws {
+        let stage = decodeRequest(forKey: key, options: options.subtracting(.avoidDecodeImage), context: context)
+        let decodedImage: WebImage?
+        do {
+            decodedImage = try await stage.decodeLoadedData(data, on: .processing)
+        } catch {
+            throw WebImageError(.badImageData, "WebImageCache could not decode \(data.count) bytes stored for memory under key \(DiskCache.describe(key)): \(error)", underlyingError: error as? WebImageError)
+        }
+        if let decodedImage { memoryCache.setImage(decodedImage, forKey: key) }
+    }
+
+    /// The disk part of a store: `data`, or the image encoded, with the image's extended data.
+    /// - Parameter storedInMemory: Whether the memory tier took the image (for the messages).
+    private func storeOnDisk(_ image: WebImage?, data: Data?, forKey key: String, context: WebImageContext, storedInMemory: Bool) async throws {
         let bytes: Data
         if let data {
             bytes = data
@@ -97,16 +122,19 @@ extension WebImageCache: ImageCache {
         if cacheType.includesDisk { await ioExecutor.runUncancellable { self.diskStorage.removeData(forKey: key) } }
     }
 
-    /// Which tiers hold `key`: `.all` when both do.
+    /// The first tier, in query order, that holds `key` (SDWebImage's
+    /// `containsImageForKey:cacheType:completion:`): ``ImageCacheType/memory`` when memory
+    /// holds it, answered at once without asking the disk; else ``ImageCacheType/disk`` when
+    /// the disk does (checked on ``BlockingWorkExecutor/fileIO``); else `.none`. Never `.all`.
+    ///
+    /// Decision: the answer is one tier read at one moment, as in SDWebImage. Checking both
+    /// tiers for `.all` made the answer wait for the disk, and mixed two moments: with a store
+    /// running, memory was read before the store reached it and the disk after, so the answer
+    /// was `.disk` although memory held the image by then.
     public func containsImage(forKey key: String, cacheType: ImageCacheType) async -> ImageCacheType {
-        let inMemory = cacheType.includesMemory && memoryCache.contains(key)
-        let onDisk = cacheType.includesDisk ? await ioExecutor.runUncancellable { self.diskStorage.containsData(forKey: key) } : false
-        switch (inMemory, onDisk) {
-        case (true, true): return .all
-        case (true, false): return .memory
-        case (false, true): return .disk
-        case (false, false): return .none
-        }
+        if cacheType.includesMemory, memoryCache.contains(key) { return .memory }
+        guard cacheType.includesDisk else { return .none }
+        return await ioExecutor.runUncancellable { self.diskStorage.containsData(forKey: key) } ? .disk : .none
     }
 
     /// Empties the tiers `cacheType` names (disk work on ``BlockingWorkExecutor/fileIO``).

@@ -186,10 +186,20 @@ public final class WebImageCache: Sendable {
         memoryCache.image(forKey: key)
     }
 
-    /// The image on disk for `key`, decoded now on the calling thread and promoted to memory.
-    /// - Returns: The image, or `nil` on a miss or when the data cannot be decoded.
+    /// The image on disk for `key`, decoded now on the calling thread and promoted to memory
+    /// as a disk hit of a query is (SDWebImage's `imageFromDiskCacheForKey:`).
+    ///
+    /// Always the disk tier's own image: the data is decoded even when memory holds an image
+    /// under `key` (which may be another one, stored in memory alone).
+    /// - Returns: The image, or `nil` on a miss or when the data cannot be decoded (bad data
+    ///   is removed, as by a query).
     public func imageFromDiskCache(forKey key: String, options: WebImageOptions = [], context: WebImageContext = WebImageContext()) -> WebImage? {
-        diskPhase(forKey: key, memoryImage: nil, options: options.subtracting(.avoidDecodeImage), context: context)?.image
+        guard let entry = diskStorage.entry(forKey: key) else { return nil }
+        let options = options.subtracting(.avoidDecodeImage)
+        let stage = decodeRequest(forKey: key, options: options, context: context)
+        let outcome = stage.decodeCachedData(entry.data, extendedData: entry.extendedData)
+        if case .remove = outcome { diskStorage.removeData(forKey: key) }
+        return diskResult(outcome, stage: stage, entry: entry, forKey: key, context: context)?.image
     }
 
     /// The image for `key` from memory, else from disk (decoded on the calling thread).

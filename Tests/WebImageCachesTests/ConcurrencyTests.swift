@@ -115,16 +115,14 @@ import WebImageCore
 
     /// A writer thread rewrites a key with two large payloads in turn while this task reads
     /// it: every read is exactly one payload, never an empty, short or mixed file (atomic
-    /// writes). The writer runs on a dispatch thread so that reader and writer overlap even
+    /// writes). The writer runs on a thread of its own so that reader and writer overlap even
     /// when the Swift concurrency pool is busy with other tests.
     @Test func readersNeverSeeAPartialFile() async throws {
         let cache = DiskCache(directory: root.appending("atomic"))
         let payloads = [Data(repeating: 0xAA, count: 4 << 20), Data(repeating: 0x55, count: 3 << 20)]
         try cache.setData(payloads[0], forKey: "big")
-        let writing = WriterFlag()
-        DispatchQueue.global().async {
+        let writing = WriterFlag.start {
             for index in 0..<60 { try? cache.setData(payloads[index % 2], forKey: "big") }
-            writing.finish()
         }
         var reads = 0
         var torn: [Int] = []
@@ -135,6 +133,48 @@ import WebImageCore
         }
         #expect(torn.isEmpty, "\(torn.count) of \(reads) reads saw a file no writer wrote whole (sizes \(torn.prefix(5)))")
     }
+
+    /// Sidecar mode: a writer thread rewrites a key, each write with its own extended data
+    /// (every third with none), while this task reads the entry. Every read pairs the data
+    /// with the extended data of the same write, or is a miss; never another write's.
+    /// The payloads all have the same size, so that the size alone cannot tell them apart.
+    @Test func sidecarReadersNeverPairDataWithAnotherWritesExtendedData() async throws {
+        let cache = DiskCache(directory: root.appending("sidecar"), config: DiskCache.Config(extendedDataStorage: .sidecar))
+        try cache.setData(Self.payload(0), forKey: "k", extendedData: Self.extendedData(0))
+        let writing = WriterFlag.start {
+            for index in 1...400 { try? cache.setData(Self.payload(index), forKey: "k", extendedData: Self.extendedData(index)) }
+        }
+        var reads = 0
+        var misses = 0
+        var mixed: [String] = []
+        while !writing.isFinished || reads < 10 {
+            reads += 1
+            guard let entry = cache.entry(forKey: "k") else {
+                misses += 1
+                continue
+            }
+            let index = Self.payloadIndex(entry.data)
+            if entry.extendedData != Self.extendedData(index) {
+                mixed.append("data #\(index) with \(entry.extendedData.map { String(decoding: $0, as: UTF8.self) } ?? "none")")
+            }
+        }
+        #expect(mixed.count == 0, "\(mixed.count) of \(reads) reads (\(misses) misses) paired data with another write's extended data: \(mixed.prefix(5))")
+        #expect(cache.entry(forKey: "k") == DiskStorageEntry(data: Self.payload(400), extendedData: Self.extendedData(400)))
+    }
+
+    /// 64 KiB that say which write they are (the index in the last 8 bytes).
+    static func payload(_ index: Int) -> Data {
+        Data(repeating: UInt8(index % 251), count: 64 << 10) + withUnsafeBytes(of: UInt64(index).littleEndian) { Data($0) }
+    }
+
+    static func payloadIndex(_ data: Data) -> Int {
+        Int(UInt64(littleEndian: data.suffix(8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }))
+    }
+
+    /// The extended data of write `index`: none for every third.
+    static func extendedData(_ index: Int) -> Data? {
+        index % 3 == 2 ? nil : Data("extended \(index)".utf8)
+    }
 }
 
 /// A flag a writer thread raises when it is done.
@@ -142,4 +182,16 @@ final class WriterFlag: Sendable {
     private let done = Atomic<Bool>(false)
     var isFinished: Bool { done.load(ordering: .acquiring) }
     func finish() { done.store(true, ordering: .releasing) }
+
+    /// Runs `body` on a new thread of its own and raises the flag when it returns. Not on a
+    /// dispatch queue: on a 2-core machine two tests spinning in reader loops hold both
+    /// threads of the shared pool, and a writer queued there never runs (seen: a hang).
+    static func start(_ body: @escaping @Sendable () -> Void) -> WriterFlag {
+        let flag = WriterFlag()
+        Thread {
+            body()
+            flag.finish()
+        }.start()
+        return flag
+    }
 }

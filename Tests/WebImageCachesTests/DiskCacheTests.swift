@@ -51,7 +51,9 @@ import Glibc
         switch storage {
         case .sidecar:
             #expect(usesSidecar, "sidecar mode keeps extended data beside the entry")
-            #expect(cache.totalSize() == 104, "a sidecar counts in the size")
+            let sidecarSize = try #require(try FileManager.default.attributesOfItem(atPath: sidecar)[.size] as? Int)
+            #expect(sidecarSize > 4, "the extended data and a header that names the data")
+            #expect(cache.totalSize() == 100 + sidecarSize, "a sidecar counts in the size")
         case .automatic:
             // The test directory is on the system's temporary file system; when it supports
             // user extended attributes (ext4, xfs, btrfs, tmpfs >= 6.6) no sidecar is written.
@@ -71,6 +73,64 @@ import Glibc
         try cache.setExtendedData(nil, forKey: "k")
         #expect(cache.extendedData(forKey: "k") == nil)
         #expect(throws: WebImageError.self) { try cache.setExtendedData(Data(), forKey: "absent") }
+    }
+
+    /// A sidecar names the data it belongs to: the sidecar of another write (here put back by
+    /// hand, as a store between its two renames, or killed there, leaves it) is never paired
+    /// with the data; the entry is a miss until the next store, and the data alone still reads.
+    @Test func sidecarOfAnotherWriteIsNotPaired() throws {
+        let cache = makeCache(DiskCache.Config(extendedDataStorage: .sidecar))
+        let sidecar = root.appending("cache").appendingPathComponent(".ext-" + DiskCache.fileName(forKey: "k"))
+        try cache.setData(Self.bytes(100, seed: 1), forKey: "k", extendedData: Data("old".utf8))
+        let oldSidecar = try Data(contentsOf: sidecar)
+        for newExtendedData in [Data("new".utf8), nil] {
+            try cache.setData(Self.bytes(100, seed: 2), forKey: "k", extendedData: newExtendedData)
+            try oldSidecar.write(to: sidecar)
+            #expect(cache.entry(forKey: "k") == nil, "new data with the old extended data is a miss, not a mix")
+            #expect(cache.extendedData(forKey: "k") == nil)
+            #expect(cache.data(forKey: "k") == Self.bytes(100, seed: 2))
+        }
+        try cache.setData(Self.bytes(100, seed: 3), forKey: "k", extendedData: Data("next".utf8))
+        #expect(cache.entry(forKey: "k") == DiskStorageEntry(data: Self.bytes(100, seed: 3), extendedData: Data("next".utf8)))
+        // The same bytes as the old sidecar's data: the old extended data is that write's pair.
+        try cache.setData(Self.bytes(100, seed: 1), forKey: "k", extendedData: Data("other".utf8))
+        try oldSidecar.write(to: sidecar)
+        #expect(cache.entry(forKey: "k") == DiskStorageEntry(data: Self.bytes(100, seed: 1), extendedData: Data("old".utf8)))
+        // setExtendedData names the data too.
+        try cache.setExtendedData(Data("set".utf8), forKey: "k")
+        #expect(cache.entry(forKey: "k")?.extendedData == Data("set".utf8))
+    }
+
+    /// A cache directory copied elsewhere (new inodes and times) keeps its extended data: the
+    /// sidecar's digest of the data still matches. Copied into a read-only directory too.
+    @Test func copiedDirectoryKeepsItsSidecars() throws {
+        let cache = makeCache(DiskCache.Config(extendedDataStorage: .sidecar))
+        try cache.setData(Self.bytes(300, seed: 4), forKey: "k", extendedData: Data("meta".utf8))
+        let copy = root.appending("copy")
+        try FileManager.default.copyItem(at: cache.directory, to: copy)
+        let expected = DiskStorageEntry(data: Self.bytes(300, seed: 4), extendedData: Data("meta".utf8))
+        #expect(DiskCache(directory: copy, config: DiskCache.Config(extendedDataStorage: .sidecar)).entry(forKey: "k") == expected)
+        let readOnly = makeCache(DiskCache.Config(extendedDataStorage: .sidecar, additionalReadOnlyDirectories: [copy]), name: "empty")
+        #expect(readOnly.entry(forKey: "k") == expected)
+    }
+
+    /// Sidecars of the older format (the extended data alone): taken as they are in a
+    /// read-only directory, which nothing writes; in the cache's own directory they cannot be
+    /// told from a store in progress, so the entry is a miss until it is stored again.
+    @Test func olderSidecarFormat() throws {
+        let shipped = root.appending("shipped")
+        try FileManager.default.createDirectory(at: shipped, withIntermediateDirectories: true)
+        let name = DiskCache.fileName(forKey: "k")
+        try Data("bundled".utf8).write(to: shipped.appendingPathComponent(name))
+        try Data("raw extended".utf8).write(to: shipped.appendingPathComponent(".ext-" + name))
+        let cache = makeCache(DiskCache.Config(extendedDataStorage: .sidecar, additionalReadOnlyDirectories: [shipped]))
+        #expect(cache.entry(forKey: "k") == DiskStorageEntry(data: Data("bundled".utf8), extendedData: Data("raw extended".utf8)))
+        #expect(cache.extendedData(forKey: "k") == Data("raw extended".utf8))
+
+        try cache.setData(Data("own".utf8), forKey: "k")
+        try Data("raw extended".utf8).write(to: cache.directory.appendingPathComponent(".ext-" + name))
+        #expect(cache.entry(forKey: "k") == nil)
+        #expect(cache.data(forKey: "k") == Data("own".utf8))
     }
 
     /// An extended attribute value too large for the file system falls back to a sidecar.

@@ -39,7 +39,37 @@ import WebImageCore
         #expect(hit.image?.pixelSize == Self.image.pixelSize)
         #expect(hit.data == nil)
         #expect(cache.diskImageData(forKey: "k") == Self.data)
-        #expect(await cache.containsImage(forKey: "k", cacheType: .all) == .all)
+        #expect(await cache.containsImage(forKey: "k", cacheType: .all) == .memory, "memory first, as SDWebImage")
+    }
+
+    /// `containsImage` answers from the memory tier alone when it holds the key (SDWebImage's
+    /// rule: `.memory`, never `.all`), and asks the disk only after a memory miss.
+    @Test func containsAnswersMemoryFirstWithoutTheDisk() async throws {
+        let storage = InMemoryDiskStorage()
+        let cache = WebImageCache(diskStorage: storage, coder: RawBitmapCoder())
+        try await cache.store(Self.image, data: Self.data, forKey: "k")
+        #expect(await cache.containsImage(forKey: "k", cacheType: .all) == .memory)
+        #expect(await cache.containsImage(forKey: "k", cacheType: .memory) == .memory)
+        #expect(!storage.calls.contains("contains k"), "a memory hit does not wait for the disk")
+        #expect(await cache.containsImage(forKey: "k", cacheType: .disk) == .disk)
+        await cache.removeImage(forKey: "k", cacheType: .memory)
+        #expect(await cache.containsImage(forKey: "k", cacheType: .all) == .disk)
+        #expect(await cache.containsImage(forKey: "k", cacheType: .memory) == .none)
+        #expect(storage.calls.filter { $0 == "contains k" }.count == 2)
+    }
+
+    /// `imageFromDiskCache` decodes what the disk holds, even when memory holds another image
+    /// under the key (SDWebImage's `imageFromDiskCacheForKey:`).
+    @Test(arguments: [WebImageOptions(), .queryDiskDataSync])
+    func imageFromDiskCacheDecodesTheDiskData(_ options: WebImageOptions) async throws {
+        let cache = makeCache()
+        let other = TestImages.still(width: 3, height: 2, seed: 99)
+        try await cache.store(other, data: nil, forKey: "k", cacheType: .memory)
+        try await cache.store(nil, data: Self.data, forKey: "k", cacheType: .disk)
+        #expect(cache.imageFromMemoryCache(forKey: "k")?.bitmap == other.bitmap)
+        let fromDisk = try #require(cache.imageFromDiskCache(forKey: "k", options: options))
+        #expect(fromDisk.bitmap == Self.image.bitmap, "the disk tier's image, not the memory copy")
+        #expect(cache.imageFromDiskCache(forKey: "absent", options: options) == nil)
     }
 
     @Test(arguments: [WebImageOptions.queryMemoryData, [.queryMemoryData, .queryMemoryDataSync]])

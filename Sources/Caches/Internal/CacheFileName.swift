@@ -46,7 +46,8 @@ enum CacheFileName {
 
     /// The prefix of temporary files (`.tmp-...`); a reader never opens them.
     static let temporaryPrefix = ".tmp-"
-    /// The prefix of extended-data sidecar files (`.ext-<entry name>`).
+    /// The prefix of extended-data sidecar files (`.ext-<entry name>`; content:
+    /// ``ExtendedDataSidecar``).
     static let sidecarPrefix = ".ext-"
 
     static func sidecarName(for entryName: String) -> String {

@@ -122,6 +122,13 @@ enum FileIO {
         return body(fd, info)
     }
 
+    /// Whether `path` names the file `info` describes (same device and inode): `false` when
+    /// the file there was replaced or removed since `info` was taken.
+    static func isFile(at path: String, sameAs info: stat) -> Bool {
+        var current = stat()
+        return stat(path, &current) == 0 && current.st_dev == info.st_dev && current.st_ino == info.st_ino
+    }
+
     /// Sets the access time of `fd` to now, leaving the modification time alone (so that
     /// expiry by access date works even on file systems mounted `noatime` or `relatime`).
     /// Failure is ignored: the file may be in a read-only directory.

@@ -132,19 +132,41 @@ public final class CachesManager: ImageCache {
         return undecided ? .unknown : .miss
     }
 
-    /// Stores in the members the store policy names. Every member is tried; the first error,
-    /// if any, is thrown after all have finished.
+    /// Stores in the members the store policy names. Every member is tried; the first error
+    /// (in member order), if any, is thrown after all have finished.
     public func store(_ image: WebImage?, data: Data?, forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) async throws {
+        try await beginStore(image, data: data, forKey: key, options: options, context: context, cacheType: cacheType)()
+    }
+
+    /// Starts the members' stores as the store policy says, so that the members that take the
+    /// store first have their memory tiers written when this returns: ``Policy/highestOnly``
+    /// and ``Policy/lowestOnly`` start their member; ``Policy/concurrent`` starts every member,
+    /// and the rest runs their remainders at once; ``Policy/serial`` starts the highest member,
+    /// and the rest finishes it, then stores in the next members one after another (as
+    /// SDWebImage's serial chain: a member starts when the one before has finished).
+    /// - Returns: The rest; it throws the first error in member order after every member finished.
+    public func beginStore(_ image: WebImage?, data: Data?, forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) -> @Sendable () async throws -> Void {
         let policy = storePolicy
-        let errors = await forEach(in: participants(policy), concurrently: policy == .concurrent) { cache -> (any Error)? in
-            do {
-                try await cache.store(image, data: data, forKey: key, options: options, context: context, cacheType: cacheType)
-                return nil
-            } catch {
-                return error
-            }
+        let members = participants(policy)
+        guard let first = members.first else { return {} }
+        let begin = { @Sendable (cache: any ImageCache) in
+            cache.beginStore(image, data: data, forKey: key, options: options, context: context, cacheType: cacheType)
         }
-        if let error = errors.compactMap({ $0 }).first { throw error }
+        let rests: [@Sendable () async throws -> Void] = switch policy {
+        case .serial: [begin(first)] + members.dropFirst().map { cache in { try await begin(cache)() } }
+        case .concurrent, .highestOnly, .lowestOnly: members.map(begin)
+        }
+        return {
+            let errors = await self.forEach(in: rests, concurrently: policy == .concurrent) { rest -> (any Error)? in
+                do {
+                    try await rest()
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if let error = errors.compactMap({ $0 }).first { throw error }
+        }
     }
 
     public func removeImage(forKey key: String, cacheType: ImageCacheType) async {
@@ -198,20 +220,20 @@ public final class CachesManager: ImageCache {
         }
     }
 
-    /// Runs `work` on every cache, one after another or all at once, and returns the answers
-    /// in member order.
-    private func forEach<Answer: Sendable>(
-        in caches: [any ImageCache],
+    /// Runs `work` on every element (a member, or a member's started store), one after
+    /// another or all at once, and returns the answers in the elements' order.
+    private func forEach<Element: Sendable, Answer: Sendable>(
+        in elements: [Element],
         concurrently: Bool,
-        _ work: @escaping @Sendable (any ImageCache) async -> Answer
+        _ work: @escaping @Sendable (Element) async -> Answer
     ) async -> [Answer] {
-        guard concurrently, caches.count > 1 else {
+        guard concurrently, elements.count > 1 else {
             var answers: [Answer] = []
-            for cache in caches { answers.append(await work(cache)) }
+            for element in elements { answers.append(await work(element)) }
             return answers
         }
         return await withTaskGroup(of: (Int, Answer).self) { group in
-            for (index, cache) in caches.enumerated() { group.addTask { (index, await work(cache)) } }
+            for (index, element) in elements.enumerated() { group.addTask { (index, await work(element)) } }
             var answers = [(Int, Answer)]()
             for await answer in group { answers.append(answer) }
             return answers.sorted { $0.0 < $1.0 }.map(\.1)

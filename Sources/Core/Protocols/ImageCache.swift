@@ -18,8 +18,11 @@ public protocol ImageCache: Sendable {
     func store(_ image: WebImage?, data: Data?, forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) async throws
     /// Removes `key` from the tiers `cacheType` names.
     func removeImage(forKey key: String, cacheType: ImageCacheType) async
-    /// Which of the tiers `cacheType` names hold `key`: `.none` if none does; `.all` if
-    /// memory and disk both do.
+    /// Which of the tiers `cacheType` names holds `key`: `.none` if none does. A cache of
+    /// several tiers answers the first tier, in query order, that holds it (memory before
+    /// disk: `.memory` when memory does, without asking the disk, as SDWebImage's
+    /// `containsImageForKey:cacheType:completion:`); it may answer `.all` if it checks every
+    /// tier at once.
     func containsImage(forKey key: String, cacheType: ImageCacheType) async -> ImageCacheType
     /// Removes everything from the tiers `cacheType` names.
     func clear(cacheType: ImageCacheType) async
@@ -33,6 +36,22 @@ public protocol ImageCache: Sendable {
     /// ``queryImage(forKey:options:context:cacheType:)`` as usual. A cache that answers must
     /// answer as that query would (same hit, same tier), or `.unknown`.
     func queryImageImmediately(forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) -> ImmediateCacheAnswer
+    /// Starts a store: writes the tiers that take a write without waiting (a memory tier)
+    /// before it returns, and returns the rest of the store (disk, network) for the caller to
+    /// run (SDWebImage's `storeImage:...completion:` writes memory before it returns, then the
+    /// disk on its I/O queue).
+    ///
+    /// The completion-handler ``store(_:data:forKey:options:context:cacheType:completion:)``
+    /// calls it on the calling thread and runs the rest in its task, so that a memory lookup
+    /// right after that call sees the image. It must not block: no I/O, no decoding, no
+    /// waiting before it returns.
+    ///
+    /// Default: nothing happens before it returns; the rest is the whole
+    /// ``store(_:data:forKey:options:context:cacheType:)``. A cache with a memory tier
+    /// overrides it (``CachesManager`` forwards it to its members as its store policy says).
+    /// - Returns: The rest of the store; it throws what `store` would throw. Running it is
+    ///   what finishes the store: a caller that drops it has stored only the immediate part.
+    func beginStore(_ image: WebImage?, data: Data?, forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) -> @Sendable () async throws -> Void
 }
 
 extension ImageCache {
@@ -40,6 +59,11 @@ extension ImageCache {
     /// ``queryImage(forKey:options:context:cacheType:)``.
     public func queryImageImmediately(forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) -> ImmediateCacheAnswer {
         .unknown
+    }
+
+    /// The default: nothing before returning; the rest is the whole asynchronous `store`.
+    public func beginStore(_ image: WebImage?, data: Data?, forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) -> @Sendable () async throws -> Void {
+        { try await self.store(image, data: data, forKey: key, options: options, context: context, cacheType: cacheType) }
     }
 
     /// Looks up `key` in every tier with no options.

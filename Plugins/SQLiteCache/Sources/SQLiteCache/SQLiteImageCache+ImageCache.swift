@@ -36,12 +36,19 @@ extension SQLiteImageCache: ImageCache {
         try await core.store(image, data: data, forKey: key, options: options, context: context, cacheType: cacheType)
     }
 
+    /// Starts a store: the image is in memory when this returns; the rest writes SQLite (the
+    /// inner `WebImageCache`'s ``WebImageCache/beginStore(_:data:forKey:options:context:cacheType:)``).
+    public func beginStore(_ image: WebImage?, data: Data?, forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) -> @Sendable () async throws -> Void {
+        core.beginStore(image, data: data, forKey: key, options: options, context: context, cacheType: cacheType)
+    }
+
     /// Removes `key` from the tiers `cacheType` names (SQLite work on the core's bounded executors).
     public func removeImage(forKey key: String, cacheType: ImageCacheType) async {
         await core.removeImage(forKey: key, cacheType: cacheType)
     }
 
-    /// Which tiers hold `key`: `.all` when both do.
+    /// The first tier that holds `key`: `.memory` when memory does (SQLite is not asked), else
+    /// `.disk` when SQLite does, else `.none` (never `.all`, as SDWebImage).
     public func containsImage(forKey key: String, cacheType: ImageCacheType) async -> ImageCacheType {
         await core.containsImage(forKey: key, cacheType: cacheType)
     }

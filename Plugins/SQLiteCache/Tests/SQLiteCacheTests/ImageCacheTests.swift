@@ -34,7 +34,7 @@ import WebImageTestSupport
         #expect(disk.data == data)
         #expect(disk.image?.bitmap == image.bitmap)
         #expect(disk.image?.extendedData == Data("extended".utf8))
-        #expect(await cache.containsImage(forKey: "k", cacheType: .all) == .all)
+        #expect(await cache.containsImage(forKey: "k", cacheType: .all) == .memory, "memory first, as SDWebImage")
 
         let relaunched = makeCache()
         #expect(await relaunched.containsImage(forKey: "k", cacheType: .all) == .disk)
@@ -46,6 +46,19 @@ import WebImageTestSupport
 
     /// `queryMemoryData` adds the data to a memory hit (also synchronously); `avoidDecodeImage`
     /// gives the data of a disk hit undecoded; `queryDiskDataSync` reads on the calling task.
+    /// The completion-handler store writes memory before it returns, SQLite by the completion
+    /// (SDWebImage's `storeImage:...completion:`).
+    @Test func completionStoreWritesMemoryBeforeItReturns() async throws {
+        let cache = makeCache()
+        let completions = AsyncStream<(any Error)?>.makeStream()
+        cache.store(image, data: data, forKey: "k") { completions.continuation.yield($0) }
+        #expect(cache.imageFromMemoryCache(forKey: "k") != nil)
+        var iterator = completions.stream.makeAsyncIterator()
+        let error = await iterator.next() ?? nil
+        #expect(error == nil)
+        #expect(await cache.queryImage(forKey: "k", cacheType: .disk)?.data == data)
+    }
+
     @Test(arguments: [WebImageOptions.queryMemoryData, [.queryMemoryData, .queryMemoryDataSync]])
     func queryMemoryDataAddsTheData(_ options: WebImageOptions) async throws {
         let cache = makeCache()

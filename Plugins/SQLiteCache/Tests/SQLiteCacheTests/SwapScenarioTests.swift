@@ -65,7 +65,8 @@ import WebImageTestSupport
 
         let first = try await ImageManager.shared.loadImage(with: url, options: .waitStoreCache)
         #expect(first.cacheType == ImageCacheType.none)
-        #expect(await cache.containsImage(forKey: url.absoluteString, cacheType: .all) == .all)
+        #expect(await cache.containsImage(forKey: url.absoluteString, cacheType: .all) == .memory)
+        #expect(await cache.containsImage(forKey: url.absoluteString, cacheType: .disk) == .disk)
         await cache.clear(cacheType: .memory)
         let second = try await ImageManager.shared.loadImage(with: url)
         #expect(second.cacheType == .disk)
