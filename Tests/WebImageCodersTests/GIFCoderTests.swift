@@ -244,6 +244,26 @@ import WebImageCore
         #expect(image.loopCount == nil)
     }
 
+    /// Browsers honour the first loop extension and ignore later ones.
+    @Test func theFirstOfTwoLoopExtensionsWins() throws {
+        var gif = Builder(width: 1, height: 1, globalPalette: Self.palette)
+        gif.loop(2)
+        gif.image(x: 0, y: 0, width: 1, height: 1, indices: [0])
+        gif.loop(7)
+        gif.image(x: 0, y: 0, width: 1, height: 1, indices: [1])
+        gif.end()
+        let image = try coder.decode(gif.data)
+        #expect(image.frameCount == 2)
+        #expect(image.loopCount == 2)
+        var forever = Builder(width: 1, height: 1, globalPalette: Self.palette)
+        forever.loop(0)
+        forever.loop(5)
+        forever.image(x: 0, y: 0, width: 1, height: 1, indices: [0])
+        forever.image(x: 0, y: 0, width: 1, height: 1, indices: [1])
+        forever.end()
+        #expect(try coder.decode(forever.data).loopCount == 0)
+    }
+
     @Test func imagesPastTheScreenAreClipped() throws {
         var gif = Builder(width: 2, height: 2, globalPalette: Self.palette)
         gif.image(x: 1, y: 1, width: 2, height: 2, indices: [2, 2, 2, 2])

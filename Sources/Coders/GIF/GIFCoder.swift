@@ -5,7 +5,7 @@ public import WebImageCore
 ///
 /// Decoding reads GIF87a and GIF89a: global and local color tables, transparency, interlaced
 /// images, disposal methods 0-3 (2 clears to transparent, as browsers do, not to the background
-/// color), the NETSCAPE2.0 (or ANIMEXTS1.0) loop count (0 = forever; `nil` when the file has
+/// color), the first NETSCAPE2.0 (or ANIMEXTS1.0) loop count (0 = forever; `nil` when the file has
 /// none: browsers then play it once). Frame delays are in hundredths of a second; delays of
 /// 10 ms or less show for 100 ms, as in browsers (the delays as stated are in
 /// ``WebImage/statedFrameDurations``). Animations decode lazily through an

@@ -28,7 +28,7 @@ struct GIFFile {
     var width: Int
     var height: Int
     var frames: [Frame] = []
-    /// NETSCAPE2.0 / ANIMEXTS1.0 loop count (0 = forever), `nil` when the file states none.
+    /// The first NETSCAPE2.0 / ANIMEXTS1.0 loop count (0 = forever), `nil` when the file states none.
     var loopCount: Int?
     var truncated = true
 
@@ -107,7 +107,8 @@ struct GIFFile {
                 } else if label == 0xFF, offset + 12 <= count, bytes[offset] == 11,
                           ascii("NETSCAPE2.0", at: offset + 1) || ascii("ANIMEXTS1.0", at: offset + 1) {
                     let sub = offset + 12
-                    if sub + 4 <= count, bytes[sub] >= 3, bytes[sub + 1] == 1 {
+                    // The first loop sub-block wins, as in browsers; later ones are ignored.
+                    if file.loopCount == nil, sub + 4 <= count, bytes[sub] >= 3, bytes[sub + 1] == 1 {
                         file.loopCount = u16(sub + 2)
                     }
                 }
