@@ -62,17 +62,70 @@ import WebImageCore
         #expect(!image.hasAlpha)
     }
 
-    @Test func thirtyTwoBitAlphaOnlyWhenSomePixelHasIt() throws {
-        let opaque = Self.bmp(width: 2, height: 1, bits: 32, pixels: [1, 2, 3, 0, 4, 5, 6, 0])
-        let opaqueImage = try coder.decode(opaque)
-        #expect(opaqueImage.bitmap[0, 0] == RGBAColor(red: 3, green: 2, blue: 1, alpha: 255))
-        #expect(!opaqueImage.hasAlpha)
-        let withAlpha = Self.bmp(width: 2, height: 1, bits: 32, pixels: [1, 2, 3, 0, 4, 5, 6, 128])
-        let alphaImage = try coder.decode(withAlpha)
-        #expect(alphaImage.bitmap[1, 0] == RGBAColor(red: 6, green: 5, blue: 4, alpha: 128))
-        #expect(alphaImage.hasAlpha)
+    /// A BITMAPV4HEADER (108) or BITMAPV5HEADER (124) file with the four masks in the header.
+    static func bmpV4(headerSize: Int = 108, width: Int, height: Int, bits: Int, compression: Int, masks: [Int], pixels: [UInt8]) -> Data {
+        let offset = 14 + headerSize
+        var data: [UInt8] = [0x42, 0x4D] + le32(offset + pixels.count) + le32(0) + le32(offset)
+        data += le32(headerSize) + le32(width) + le32(height) + le16(1) + le16(bits) + le32(compression) + le32(pixels.count)
+        data += le32(2835) + le32(2835) + le32(0) + le32(0)
+        for mask in masks { data += le32(mask) }
+        data += Array("BGRs".utf8.reversed())  // LCS_sRGB
+        data += [UInt8](repeating: 0, count: headerSize - 40 - 16 - 4)  // endpoints, gammas, V5 fields
+        return Data(data + pixels)
+    }
+
+    /// The fourth byte of a BI_RGB pixel is unused: every pixel is opaque, whatever it holds.
+    @Test func thirtyTwoBitRGBIgnoresTheFourthByte() throws {
+        let zeros = Self.bmp(width: 2, height: 1, bits: 32, pixels: [1, 2, 3, 0, 4, 5, 6, 0])
+        let zerosImage = try coder.decode(zeros)
+        #expect(zerosImage.bitmap[0, 0] == RGBAColor(red: 3, green: 2, blue: 1, alpha: 255))
+        #expect(!zerosImage.hasAlpha)
+        let mixed = Self.bmp(width: 3, height: 1, bits: 32, pixels: [1, 2, 3, 0, 4, 5, 6, 128, 7, 8, 9, 255])
+        let mixedImage = try coder.decode(mixed)
+        #expect(Self.pixels(mixedImage.bitmap) == [RGBAColor(red: 3, green: 2, blue: 1, alpha: 255),
+                                                  RGBAColor(red: 6, green: 5, blue: 4, alpha: 255),
+                                                  RGBAColor(red: 9, green: 8, blue: 7, alpha: 255)])
+        #expect(!mixedImage.hasAlpha)
+    }
+
+    /// BI_BITFIELDS (in a V4 header) and BI_ALPHABITFIELDS take alpha from a non-zero alpha mask.
+    @Test func thirtyTwoBitAlphaComesFromTheAlphaMask() throws {
         let fields = Self.bmp(width: 1, height: 1, bits: 32, compression: 6, masks: [0xFF, 0xFF00, 0xFF_0000, 0xFF00_0000], pixels: [9, 8, 7, 6])
-        #expect(try coder.decode(fields).bitmap[0, 0] == RGBAColor(red: 9, green: 8, blue: 7, alpha: 6))
+        let fieldsImage = try coder.decode(fields)
+        #expect(fieldsImage.bitmap[0, 0] == RGBAColor(red: 9, green: 8, blue: 7, alpha: 6))
+        #expect(fieldsImage.hasAlpha)
+        let v4 = Self.bmpV4(width: 2, height: 1, bits: 32, compression: 3, masks: [0xFF_0000, 0xFF00, 0xFF, 0xFF00_0000],
+                            pixels: [1, 2, 3, 0, 4, 5, 6, 128])
+        let v4Image = try coder.decode(v4)
+        #expect(Self.pixels(v4Image.bitmap) == [RGBAColor(red: 3, green: 2, blue: 1, alpha: 0), RGBAColor(red: 6, green: 5, blue: 4, alpha: 128)])
+        #expect(v4Image.hasAlpha)
+        let noAlphaMask = Self.bmpV4(width: 1, height: 1, bits: 32, compression: 3, masks: [0xFF_0000, 0xFF00, 0xFF, 0],
+                                     pixels: [1, 2, 3, 128])
+        let noAlphaImage = try coder.decode(noAlphaMask)
+        #expect(noAlphaImage.bitmap[0, 0] == RGBAColor(red: 3, green: 2, blue: 1, alpha: 255))
+        #expect(!noAlphaImage.hasAlpha)
+    }
+
+    /// BI_RGB with a V4/V5 header: the header's alpha mask counts (as in Chrome; the format
+    /// restricts only the colour masks to BI_BITFIELDS), unless every pixel's alpha is 0.
+    @Test func thirtyTwoBitRGBWithAV4OrV5AlphaMask() throws {
+        for headerSize in [108, 124] {
+            let stated = Self.bmpV4(headerSize: headerSize, width: 2, height: 1, bits: 32, compression: 0,
+                                    masks: [0, 0, 0, 0xFF00_0000], pixels: [1, 2, 3, 64, 4, 5, 6, 255])
+            let statedImage = try coder.decode(stated)
+            #expect(Self.pixels(statedImage.bitmap) == [RGBAColor(red: 3, green: 2, blue: 1, alpha: 64), RGBAColor(red: 6, green: 5, blue: 4, alpha: 255)])
+            #expect(statedImage.hasAlpha)
+            let allZero = Self.bmpV4(headerSize: headerSize, width: 2, height: 1, bits: 32, compression: 0,
+                                     masks: [0, 0, 0, 0xFF00_0000], pixels: [1, 2, 3, 0, 4, 5, 6, 0])
+            let allZeroImage = try coder.decode(allZero)
+            #expect(Self.pixels(allZeroImage.bitmap).allSatisfy { $0.alpha == 255 })
+            #expect(!allZeroImage.hasAlpha)
+            let none = Self.bmpV4(headerSize: headerSize, width: 2, height: 1, bits: 32, compression: 0,
+                                  masks: [0, 0, 0, 0], pixels: [1, 2, 3, 64, 4, 5, 6, 0])
+            let noneImage = try coder.decode(none)
+            #expect(Self.pixels(noneImage.bitmap) == [RGBAColor(red: 3, green: 2, blue: 1, alpha: 255), RGBAColor(red: 6, green: 5, blue: 4, alpha: 255)])
+            #expect(!noneImage.hasAlpha)
+        }
     }
 
     @Test func rle8WithRunsAbsoluteModeDeltaAndEnd() throws {

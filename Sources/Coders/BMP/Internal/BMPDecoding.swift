@@ -5,8 +5,11 @@ import WebImageCore
 /// extensions (52, 56, 108, 124) and OS/2 2.x (16, 64); 1, 4, 8, 16, 24 and 32 bits; BI_RGB,
 /// RLE8, RLE4, BITFIELDS and ALPHABITFIELDS; bottom-up and top-down rows.
 ///
-/// Decisions: 32-bit BI_RGB data uses its fourth byte as alpha only when some pixel has a
-/// non-zero one (many writers leave it 0, meaning opaque), as Firefox does; 16-bit BI_RGB is
+/// Decisions: 32-bit alpha comes only from a non-zero alpha mask: BITFIELDS / ALPHABITFIELDS
+/// masks, or for BI_RGB the alpha mask of a V3/V4/V5 header (the format restricts only the
+/// colour masks to BITFIELDS; Chrome honours it too), and then only when some pixel has a
+/// non-zero alpha (writers that state the mask and leave every alpha 0 mean opaque). Otherwise
+/// the fourth byte of a BI_RGB pixel is unused and every pixel is opaque. 16-bit BI_RGB is
 /// 5-5-5; pixels an RLE stream skips (delta, end of line) are transparent; palette indices past
 /// the palette are opaque black. Every read is bounds-checked; pixel data that ends early leaves
 /// the missing rows transparent and the image marked ``ImageMetadata/incremental``.
@@ -19,6 +22,8 @@ enum BMPDecoding {
         var compression: Int
         var pixelOffset: Int
         var masks: (red: UInt32, green: UInt32, blue: UInt32, alpha: UInt32)?
+        /// The alpha mask came from the header of a BI_RGB file, not from BITFIELDS.
+        var alphaFromRGBHeader = false
         var palette: [UInt32]
     }
 
@@ -71,7 +76,7 @@ enum BMPDecoding {
             throw WebImageError(.badImageData, "BMP with \(bitsPerPixel) bits per pixel and compression \(compression) is not supported")
         }
         var header = Header(width: width, height: height, topDown: topDown, bitsPerPixel: bitsPerPixel, compression: compression,
-                            pixelOffset: Int(u32(b, 10)), masks: nil, palette: [])
+                            pixelOffset: Int(u32(b, 10)), masks: nil, alphaFromRGBHeader: false, palette: [])
         var tableOffset = 14 + infoSize
         if compression == 3 || compression == 6 {
             let maskCount = compression == 6 ? 4 : 3
@@ -87,6 +92,14 @@ enum BMPDecoding {
             }
             let alpha = (maskCount == 4 || infoSize >= 56) ? u32(b, maskBase + 12) : 0
             header.masks = (u32(b, maskBase), u32(b, maskBase + 4), u32(b, maskBase + 8), alpha)
+        } else if bitsPerPixel == 32, [56, 108, 124].contains(infoSize) {
+            // BI_RGB with a header that states an alpha mask: alpha when the mask is non-zero
+            // and clear of the colour bytes.
+            let alpha = u32(b, 66)
+            if alpha != 0, alpha & 0x00FF_FFFF == 0 {
+                header.masks = (0x00FF_0000, 0x0000_FF00, 0x0000_00FF, alpha)
+                header.alphaFromRGBHeader = true
+            }
         } else if bitsPerPixel == 16 {
             header.masks = (0x7C00, 0x03E0, 0x001F, 0)
         }
@@ -152,10 +165,12 @@ enum BMPDecoding {
         }
     }
 
-    /// 32-bit alpha: from the alpha mask when there is one; for BI_RGB only when some pixel has a
-    /// non-zero fourth byte (else every pixel is made opaque).
+    /// 32-bit alpha: from a BITFIELDS alpha mask when it is non-zero; from a BI_RGB header's alpha
+    /// mask only when some pixel has a non-zero alpha (else every pixel is made opaque); none
+    /// without a mask (the pixels are already opaque).
     private static func applyAlphaRule(_ pixels: inout [UInt8], header: Header) -> Bool {
-        if let masks = header.masks { return masks.alpha != 0 }
+        guard let masks = header.masks else { return false }
+        guard header.alphaFromRGBHeader else { return masks.alpha != 0 }
         var anyAlpha = false
         for index in stride(from: 3, to: pixels.count, by: 4) where pixels[index] != 0 {
             anyAlpha = true
@@ -186,7 +201,7 @@ enum BMPDecoding {
         case 32 where header.masks == nil:
             for x in 0..<width {
                 let p = start + x * 4
-                let value = UInt32(b[p + 2]) | UInt32(b[p + 1]) << 8 | UInt32(b[p]) << 16 | UInt32(b[p + 3]) << 24
+                let value = UInt32(b[p + 2]) | UInt32(b[p + 1]) << 8 | UInt32(b[p]) << 16 | 0xFF00_0000  // 4th byte unused
                 out.storeBytes(of: value, toByteOffset: offset + x * 4, as: UInt32.self)
             }
         default:  // 16 or 32 bits with masks
