@@ -164,6 +164,92 @@ import WebImageCore
         #expect(Self.pixels(try image.frame(at: 3).bitmap) == Self.expected[3])
     }
 
+    /// An `fcTL` chunk for `frame` with sequence number `sequence`.
+    static func control(_ frame: FrameSpec, sequence: Int) -> [UInt8] {
+        PNGBuilder.be32(sequence) + PNGBuilder.be32(frame.width) + PNGBuilder.be32(frame.height)
+            + PNGBuilder.be32(frame.x) + PNGBuilder.be32(frame.y) + PNGBuilder.be16(frame.delay.0) + PNGBuilder.be16(frame.delay.1)
+            + [frame.dispose, frame.blend]
+    }
+
+    /// A 4x2 APNG whose acTL declares one frame (played `plays` times) and whose default image
+    /// (all green, in `idatChunks` IDAT chunks) is not part of the animation: the one frame (red
+    /// over the canvas) follows, its data in `fdatChunks` fdAT chunks.
+    static func oneFrameAfterADefaultImage(idatChunks: Int, fdatChunks: Int, plays: Int) -> Data {
+        var png = PNGBuilder()
+        png.header(width: 4, height: 2, bitDepth: 8, colorType: 6)
+        png.chunk("acTL", PNGBuilder.be32(1) + PNGBuilder.be32(plays))
+        let green = FrameSpec(x: 0, y: 0, width: 4, height: 2, pixel: Self.green, delay: (0, 0), dispose: 0, blend: 0)
+        let red = FrameSpec(x: 0, y: 0, width: 4, height: 2, pixel: Self.red, delay: (1, 10), dispose: 0, blend: 0)
+        func raw(_ frame: FrameSpec) -> [UInt8] {
+            PNGBuilder.rawRows(Array(repeating: Array((0..<frame.width).map { _ in frame.pixel }.joined()), count: frame.height), bitDepth: 8)
+        }
+        png.imageData(raw(green), chunks: idatChunks)
+        png.chunk("fcTL", control(red, sequence: 0))
+        let stream = PNGBuilder.zlibStored(raw(red))
+        let size = (stream.count + fdatChunks - 1) / fdatChunks
+        for (index, start) in stride(from: 0, to: stream.count, by: size).enumerated() {
+            png.chunk("fdAT", PNGBuilder.be32(index + 1) + Array(stream[start..<min(stream.count, start + size)]))
+        }
+        png.end()
+        return png.data
+    }
+
+    /// acTL declares one frame and the default image is not part of the animation: the image
+    /// is that frame (not the default image) and keeps acTL's loop count, eager or lazy; the
+    /// provider says the same. Also with the default image split over IDATs and the frame over
+    /// fdATs. `firstFrameOnly` still gives the default image.
+    @Test("a single frame after a default image outside the animation is the image", arguments: [(1, 1), (3, 4)])
+    func singleFrameOutsideTheDefaultImage(chunks: (idat: Int, fdat: Int)) throws {
+        let data = Self.oneFrameAfterADefaultImage(idatChunks: chunks.idat, fdatChunks: chunks.fdat, plays: 3)
+        let red = Self.color(Self.red)
+        for preload in [false, true] {
+            var options = ImageDecodeOptions()
+            options.preloadAllFrames = preload
+            let image = try coder.decode(data, options: options)
+            #expect(image.frameCount == 1)
+            #expect(image.loopCount == 3, "preload \(preload)")
+            #expect(Self.pixels(image.bitmap).allSatisfy { $0 == red }, "preload \(preload)")
+        }
+        let provider = try coder.makeAnimatedImageProvider(for: data, options: ImageDecodeOptions())
+        #expect(provider.frameCount == 1 && provider.loopCount == 3)
+        #expect(Self.pixels(try provider.frame(at: 0)).allSatisfy { $0 == red })
+        var options = ImageDecodeOptions()
+        options.thumbnailPixelSize = PixelSize(width: 2, height: 2)
+        let thumbnail = try coder.decode(data, options: options)
+        #expect(thumbnail.metadata.contains(.thumbnail) && thumbnail.bitmap.size == PixelSize(width: 2, height: 1))
+        #expect(thumbnail.bitmap[0, 0] == red)
+        options = ImageDecodeOptions()
+        options.firstFrameOnly = true
+        #expect(Self.pixels(try coder.decode(data, options: options).bitmap).allSatisfy { $0 == Self.color(Self.green) })
+    }
+
+    /// An fcTL before acTL (both before IDAT) still makes the default image frame 0, as browsers
+    /// read it.
+    @Test func aFrameControlBeforeTheAnimationControlIsRead() throws {
+        var png = PNGBuilder()
+        png.header(width: 4, height: 2, bitDepth: 8, colorType: 6)
+        png.chunk("fcTL", Self.control(Self.frames[0], sequence: 0))
+        png.chunk("acTL", PNGBuilder.be32(Self.frames.count) + PNGBuilder.be32(2))
+        func raw(_ frame: FrameSpec) -> [UInt8] {
+            PNGBuilder.rawRows(Array(repeating: Array((0..<frame.width).map { _ in frame.pixel }.joined()), count: frame.height), bitDepth: 8)
+        }
+        png.imageData(raw(Self.frames[0]))
+        var sequence = 1
+        for frame in Self.frames.dropFirst() {
+            png.chunk("fcTL", Self.control(frame, sequence: sequence))
+            png.chunk("fdAT", PNGBuilder.be32(sequence + 1) + PNGBuilder.zlibStored(raw(frame)))
+            sequence += 2
+        }
+        png.end()
+        let image = try coder.decode(png.data)
+        #expect(image.frameCount == 4)
+        #expect(image.loopCount == 2)
+        #expect(image.frameDurations == [0.1, 0.1, 0.05, 3])
+        for index in 0..<4 {
+            #expect(Self.pixels(try image.frame(at: index).bitmap) == Self.expected[index], "frame \(index)")
+        }
+    }
+
     @Test func thumbnailAppliesToEveryFrame() throws {
         var options = ImageDecodeOptions()
         options.thumbnailPixelSize = PixelSize(width: 2, height: 2)

@@ -18,7 +18,8 @@ public import WebImageCore
 /// (source, over) operations; delays of 10 ms or less show for 100 ms (browsers' rule; the delays as stated are in
 /// ``WebImage/statedFrameDurations``); the loop count is `num_plays` (0 = forever). Animations decode lazily through an ``AnimatedImage``
 /// unless `options.preloadAllFrames`; `options.firstFrameOnly` (or a PNG without acTL) gives the
-/// default image as a still. The header's pixel count is checked against `maxPixelCount`
+/// default image as a still; an APNG whose one frame is not the default image shows that frame
+/// as a still that keeps the loop count. The header's pixel count is checked against `maxPixelCount`
 /// before any pixel memory is allocated. Truncated data decodes to the rows that arrived (the
 /// rest transparent), marked ``ImageMetadata/incremental``.
 ///
@@ -54,9 +55,17 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
         guard canDecode(data) else {
             throw WebImageError(.badImageData, "\(data.count) bytes are not PNG data (no PNG signature)")
         }
-        let animatedFrames = try data.withUnsafeBytes { raw -> Int in
+        let (animatedFrames, defaultImageIsFirstFrame) = try data.withUnsafeBytes { raw -> (Int, Bool) in
             let file = try PNGDecoding.parse(raw, options: options)
-            return file.truncated ? 0 : file.frames.count
+            return (file.truncated ? 0 : file.frames.count, file.defaultImageIsFirstFrame)
+        }
+        if allowAnimation, !options.firstFrameOnly, animatedFrames == 1, !defaultImageIsFirstFrame {
+            // The one frame of the animation is not the default image: show it, with its loop count.
+            let provider = try APNGProvider(data: data, options: options)
+            var image = WebImage(bitmap: try provider.frame(at: 0), scale: options.scaleFactor, format: .png,
+                                 metadata: provider.isThumbnail ? [.decoded, .thumbnail] : .decoded)
+            image.loopCount = provider.loopCount
+            return image
         }
         guard allowAnimation, !options.firstFrameOnly, animatedFrames > 1 else {
             return try PNGDecoding.decodeStill(data, options: options)

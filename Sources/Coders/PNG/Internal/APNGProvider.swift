@@ -67,7 +67,8 @@ final class APNGProvider: AnimatedImageProvider {
         self.durations = durations
         self.canvasSize = canvasSize
         self.frameCount = frames.count
-        self.loopCount = frames.count > 1 ? file.numPlays : nil
+        // One frame that is not the default image is still the file's animation: it keeps its loop count.
+        self.loopCount = frames.count > 1 || (!options.firstFrameOnly && !file.defaultImageIsFirstFrame) ? file.numPlays : nil
         self.hasAlpha = file.hasTransparency || !coversAll || layouts.contains { $0.disposal == .background && $0.width * $0.height != canvasSize.width * canvasSize.height }
         self.pixelSize = options.targetPixelSize(for: canvasSize, frameCount: frames.count)
         self.canvas = Locked(try AnimationCanvas(width: canvasSize.width, height: canvasSize.height, frames: layouts))

@@ -75,10 +75,17 @@ struct PNGFile {
     /// The data ended before IEND.
     var truncated = true
     /// The APNG frames, when an acTL came before the image data and at least one valid frame
-    /// follows. Frame 0 is the default image when its fcTL came before IDAT.
+    /// follows. Frame 0 is the default image when its fcTL came before IDAT (an fcTL before
+    /// acTL counts, as browsers read it).
     var frames: [Frame] = []
     /// acTL's num_plays (0 = forever), when the file is an APNG.
     var numPlays: Int?
+
+    /// Whether frame 0 is the default image (true when there are no frames): false when the
+    /// default image is not part of the animation (no fcTL before IDAT).
+    var defaultImageIsFirstFrame: Bool {
+        frames.first.map { $0.data == imageData } ?? true
+    }
 
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
@@ -143,6 +150,34 @@ struct PNGFile {
         var pending: Frame?
         var frames: [Frame] = []
         var offset = 33
+        /// Where the data of an fcTL that came before acTL (and IDAT) starts.
+        var earlyControl: Int?
+
+        /// Reads the fcTL whose data starts at `start` (26 bytes there): ends the pending frame
+        /// and starts the next, or ends the animation at an invalid one.
+        func readControl(at start: Int) {
+            guard let limit = animationFrameCount, limit > 0, !animationEnded else { return }
+            if let done = pending, !done.data.isEmpty { frames.append(done) }
+            pending = nil
+            let control = FrameControl(
+                width: u32(bytes, start + 4), height: u32(bytes, start + 8),
+                x: u32(bytes, start + 12), y: u32(bytes, start + 16),
+                delayNumerator: u16(bytes, start + 20), delayDenominator: u16(bytes, start + 22),
+                dispose: Int(bytes[start + 24]), blend: Int(bytes[start + 25])
+            )
+            let valid = control.width > 0 && control.height > 0
+                && control.x + control.width <= header.width && control.y + control.height <= header.height
+                && control.dispose <= 2 && control.blend <= 1 && frames.count < limit
+            guard valid else {
+                animationEnded = true  // an invalid frame ends the animation where it stands
+                return
+            }
+            if !sawImageData, control.x != 0 || control.y != 0 || control.width != header.width || control.height != header.height {
+                animationFrameCount = 0  // the default image's fcTL must cover the canvas: not a valid APNG
+                return
+            }
+            pending = Frame(control: control, data: [])
+        }
 
         chunks: while offset + 8 <= count {
             let length = u32(bytes, offset)
@@ -200,29 +235,15 @@ struct PNGFile {
                 if !sawImageData, length >= 8, animationFrameCount == nil {
                     animationFrameCount = u32(bytes, start)
                     file.numPlays = u32(bytes, start + 4)
+                    if let early = earlyControl { readControl(at: early) }
                 }
             case fcTL:
-                guard let limit = animationFrameCount, limit > 0, !animationEnded, length >= 26 else { break }
-                if let done = pending, !done.data.isEmpty { frames.append(done) }
-                pending = nil
-                let control = FrameControl(
-                    width: u32(bytes, start + 4), height: u32(bytes, start + 8),
-                    x: u32(bytes, start + 12), y: u32(bytes, start + 16),
-                    delayNumerator: u16(bytes, start + 20), delayDenominator: u16(bytes, start + 22),
-                    dispose: Int(bytes[start + 24]), blend: Int(bytes[start + 25])
-                )
-                let valid = control.width > 0 && control.height > 0
-                    && control.x + control.width <= header.width && control.y + control.height <= header.height
-                    && control.dispose <= 2 && control.blend <= 1 && frames.count < limit
-                guard valid else {
-                    animationEnded = true  // an invalid frame ends the animation where it stands
-                    break
+                guard length >= 26 else { break }
+                if animationFrameCount == nil && !sawImageData {
+                    earlyControl = start  // before acTL: read once acTL comes (browsers do)
+                } else {
+                    readControl(at: start)
                 }
-                if !sawImageData, control.x != 0 || control.y != 0 || control.width != header.width || control.height != header.height {
-                    animationFrameCount = 0  // the default image's fcTL must cover the canvas: not a valid APNG
-                    break
-                }
-                pending = Frame(control: control, data: [])
             case IDAT:
                 if afterImageData { break }  // IDAT after other chunks: ignored
                 sawImageData = true
