@@ -14,6 +14,7 @@ struct wi_jpeg_error_manager {
     jmp_buf jump;
     int warnings;
     int too_large;
+    int too_many_scans;
     char message[JMSG_LENGTH_MAX + 64];
 };
 
@@ -25,6 +26,7 @@ struct wi_jpeg_decoder {
     const uint8_t *data;
     size_t length;
     int max_scans;
+    long memory_budget;
     int exhausted;
     int short_data;
     int output_started;
@@ -36,7 +38,9 @@ struct wi_jpeg_decoder {
 
 static void wi_error_exit(j_common_ptr cinfo) {
     struct wi_jpeg_error_manager *error = (struct wi_jpeg_error_manager *)cinfo->err;
-    if (error->pub.msg_code == JERR_IMAGE_TOO_BIG || error->pub.msg_code == JERR_WIDTH_OVERFLOW) {
+    if (error->pub.msg_code == JERR_IMAGE_TOO_BIG || error->pub.msg_code == JERR_WIDTH_OVERFLOW ||
+        error->pub.msg_code == JERR_NO_BACKING_STORE || error->pub.msg_code == JERR_OUT_OF_MEMORY) {
+        // Over libjpeg's own limits, or over the memory cap (max_memory_to_use) we gave it.
         error->too_large = 1;
     }
     (*cinfo->err->format_message)(cinfo, error->message);
@@ -74,6 +78,7 @@ static void wi_install_error_manager(struct wi_jpeg_error_manager *error) {
     error->pub.output_message = wi_output_message;
     error->warnings = 0;
     error->too_large = 0;
+    error->too_many_scans = 0;
     error->message[0] = 0;
 }
 
@@ -117,19 +122,22 @@ static void wi_progress_monitor(j_common_ptr cinfo) {
     struct wi_jpeg_decoder *decoder = (struct wi_jpeg_decoder *)dinfo->client_data;
     if (decoder->max_scans > 0 && dinfo->input_scan_number > decoder->max_scans) {
         snprintf(decoder->error.message, sizeof decoder->error.message,
-                 "the progressive JPEG has more than %d scans", decoder->max_scans);
+                 "the progressive JPEG has more than %d scans (the limit for %zu bytes of data)",
+                 decoder->max_scans, decoder->length);
+        decoder->error.too_many_scans = 1;
         longjmp(decoder->error.jump, 1);
     }
 }
 
 // MARK: decoder
 
-wi_jpeg_decoder *wi_jpeg_decoder_create(const uint8_t *data, size_t length, int max_scans) {
+wi_jpeg_decoder *wi_jpeg_decoder_create(const uint8_t *data, size_t length, int max_scans, long memory_budget) {
     struct wi_jpeg_decoder *decoder = calloc(1, sizeof *decoder);
     if (decoder == NULL) return NULL;
     decoder->data = data;
     decoder->length = length;
     decoder->max_scans = max_scans;
+    decoder->memory_budget = memory_budget;
     decoder->exhausted_row = -1;
     wi_install_error_manager(&decoder->error);
     decoder->cinfo.err = &decoder->error.pub;
@@ -150,6 +158,12 @@ wi_jpeg_decoder *wi_jpeg_decoder_create(const uint8_t *data, size_t length, int 
     decoder->cinfo.src = &decoder->source;
     decoder->progress.progress_monitor = wi_progress_monitor;
     decoder->cinfo.progress = &decoder->progress;
+    if (memory_budget > 0) {
+        // A backstop: without a backing store libjpeg-turbo fails (JERR_NO_BACKING_STORE) when
+        // its whole-image buffers would pass this. The explicit check on the header
+        // (coefficient_bytes) is what refuses hostile files before anything is allocated.
+        decoder->cinfo.mem->max_memory_to_use = memory_budget;
+    }
     return decoder;
 }
 
@@ -162,6 +176,7 @@ void wi_jpeg_decoder_destroy(wi_jpeg_decoder *decoder) {
 }
 
 static int wi_failure(wi_jpeg_decoder *decoder) {
+    if (decoder->error.too_many_scans) return WI_JPEG_TOO_MANY_SCANS;
     return decoder->error.too_large ? WI_JPEG_TOO_LARGE : WI_JPEG_ERROR;
 }
 
@@ -193,6 +208,19 @@ int wi_jpeg_decoder_read_header(wi_jpeg_decoder *decoder, wi_jpeg_info *info) {
     default: info->color_space = WI_JPEG_COLOR_UNKNOWN; break;
     }
     info->progressive = jpeg_has_multiple_scans(cinfo) ? 1 : 0;
+    if (info->progressive) {
+        // jdcoefct.c keeps every DCT coefficient of a multi-scan file: per component, the
+        // blocks padded to whole MCUs (a multiple of the sampling factors), 64 JCOEFs each.
+        uint64_t bytes = 0;
+        for (int index = 0; index < cinfo->num_components; index++) {
+            const jpeg_component_info *component = &cinfo->comp_info[index];
+            uint64_t h = (uint64_t)component->h_samp_factor, v = (uint64_t)component->v_samp_factor;
+            uint64_t columns = ((uint64_t)component->width_in_blocks + h - 1) / h * h;
+            uint64_t rows = ((uint64_t)component->height_in_blocks + v - 1) / v * v;
+            bytes += columns * rows * DCTSIZE2 * sizeof(JCOEF);
+        }
+        info->coefficient_bytes = bytes;
+    }
     info->saw_adobe_marker = cinfo->saw_Adobe_marker ? 1 : 0;
     static const char xmp_signature[] = "http://ns.adobe.com/xap/1.0/";  // followed by a NUL
     for (jpeg_saved_marker_ptr marker = cinfo->marker_list; marker != NULL; marker = marker->next) {

@@ -24,6 +24,8 @@ enum {
     WI_JPEG_TRUNCATED_HEADER = -2,
     /// The image's dimensions are over libjpeg's own limit (65500 per side).
     WI_JPEG_TOO_LARGE = -3,
+    /// A progressive file has more scans than the decoder's max_scans.
+    WI_JPEG_TOO_MANY_SCANS = -4,
 };
 
 /// The colour model of the file's pixels (jpeg_color_space).
@@ -44,6 +46,9 @@ typedef struct wi_jpeg_info {
     int color_space;
     /// Whether the file is progressive (multi-scan).
     int progressive;
+    /// For a progressive (multi-scan) file, the bytes of the whole-image DCT coefficient buffer
+    /// libjpeg allocates in wi_jpeg_decoder_start (0 for a single-scan file, which needs none).
+    uint64_t coefficient_bytes;
     /// Whether an Adobe APP14 marker was seen (CMYK data is then stored inverted).
     int saw_adobe_marker;
     /// The first APP1 "Exif\0\0" marker's payload after the 6-byte signature, or NULL.
@@ -58,8 +63,10 @@ typedef struct wi_jpeg_info {
 typedef struct wi_jpeg_decoder wi_jpeg_decoder;
 
 /// A new decoder over `length` bytes at `data`. The bytes must stay valid until destroy.
-/// Returns NULL if memory is short.
-wi_jpeg_decoder *wi_jpeg_decoder_create(const uint8_t *data, size_t length, int max_scans);
+/// Progressive files with more than `max_scans` scans fail with WI_JPEG_TOO_MANY_SCANS (0: no
+/// limit). `memory_budget` (> 0) caps libjpeg's memory manager (max_memory_to_use); over it
+/// libjpeg fails with WI_JPEG_TOO_LARGE. Returns NULL if memory is short.
+wi_jpeg_decoder *wi_jpeg_decoder_create(const uint8_t *data, size_t length, int max_scans, long memory_budget);
 void wi_jpeg_decoder_destroy(wi_jpeg_decoder *decoder);
 
 /// Reads the header (and keeps the first EXIF marker).

@@ -16,8 +16,15 @@ public import WebImageCore
 /// Pillow's `draft`) so that a full-size bitmap is never made, then resample with Lanczos-3 to
 /// the exact size. The pixel count is checked from the header against `maxPixelCount` before
 /// any pixel memory is allocated. Truncated data decodes to what arrived, marked
-/// ``ImageMetadata/incremental``; rows whose data is missing are transparent. Progressive files
-/// with more than 500 scans are refused (a CPU bomb).
+/// ``ImageMetadata/incremental``; rows whose data is missing are transparent.
+///
+/// Progressive (multi-scan) files make libjpeg hold every DCT coefficient of the image (2 bytes
+/// per sample of every component, whatever the output size): such a file is refused with
+/// ``WebImageError/Code/imageTooLarge`` from its header when that buffer plus the output bitmap
+/// is over the decode's memory budget of 4 bytes per pixel of `maxPixelCount`. Progressive files
+/// with more scans than their size justifies (`bytes / 256`, at least 100, at most 500) are
+/// refused with ``WebImageError/Code/imageTooLarge`` too: each scan is a pass over the whole
+/// image, so thousands of tiny scans are a CPU bomb.
 ///
 /// Encoding writes a baseline 4:2:0 JPEG of the first frame at `compressionQuality` (0...1 mapped
 /// to libjpeg quality 1...100; default 1 gives 100), compositing any alpha onto

@@ -4,10 +4,20 @@ import WebImageCore
 
 /// One JPEG decode on libjpeg-turbo, through the C shim (which owns the setjmp error exit).
 enum JPEGDecoding {
-    /// Progressive files with more scans than this are refused: each scan is a pass over the
-    /// whole coefficient buffer, so a crafted file with thousands of tiny scans is a CPU bomb.
-    /// (libjpeg-turbo's own TurboJPEG API uses the same bound.)
-    static let maxScans: Int32 = 500
+    /// The scan limit of a progressive file of `byteCount` bytes: `byteCount / 256`, at least
+    /// 100 and at most 500. Each scan is a pass over the whole coefficient buffer, so a crafted
+    /// file with hundreds of tiny scans is a CPU bomb; a genuine scan carries entropy-coded data
+    /// for the whole image, and encoders write about 10 scans (libjpeg's simple progression) to a
+    /// few dozen. 500 is the bound libjpeg-turbo's TurboJPEG API uses.
+    static func maxScans(byteCount: Int) -> Int {
+        min(500, max(100, byteCount / 256))
+    }
+
+    /// The memory budget of one decode, in bytes: 4 bytes per pixel of `options.maxPixelCount`
+    /// (what the largest allowed RGBA bitmap needs).
+    static func memoryBudget(_ options: ImageDecodeOptions) -> Int {
+        options.maxPixelCount.multipliedReportingOverflow(by: 4).overflow ? Int.max : options.maxPixelCount * 4
+    }
 
     /// What a decode produced.
     struct Output {
@@ -57,7 +67,7 @@ enum JPEGDecoding {
     private static func decode(_ raw: UnsafeRawBufferPointer, options: ImageDecodeOptions, blankMissingRows: Bool) throws -> Output {
         let byteCount = raw.count
         guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
-              let decoder = wi_jpeg_decoder_create(base, byteCount, maxScans) else {
+              let decoder = wi_jpeg_decoder_create(base, byteCount, Int32(maxScans(byteCount: byteCount)), memoryBudget(options)) else {
             throw WebImageError(.badImageData, "JPEG decoder could not be created for \(byteCount) bytes")
         }
         defer { wi_jpeg_decoder_destroy(decoder) }
@@ -68,6 +78,8 @@ enum JPEGDecoding {
                 return WebImageError(.badImageData, "JPEG data of \(byteCount) bytes is truncated before the image data")
             case Int32(WI_JPEG_TOO_LARGE):
                 return WebImageError(.imageTooLarge, "JPEG data of \(byteCount) bytes is too large for libjpeg: \(message)")
+            case Int32(WI_JPEG_TOO_MANY_SCANS):
+                return WebImageError(.imageTooLarge, "JPEG data of \(byteCount) bytes is refused: \(message)")
             default:
                 return WebImageError(.badImageData, "JPEG data of \(byteCount) bytes is corrupt (\(stage)): \(message)")
             }
@@ -95,6 +107,10 @@ enum JPEGDecoding {
         let target = EXIFOrientation.orientedSize(uprightTarget, orientation)
         let isThumbnail = target != sourceSize
         let eighths = isThumbnail ? dctScale(from: sourceSize, to: target) : 8
+
+        if info.progressive != 0 {
+            try checkCoefficientBuffer(info, source: sourceSize, eighths: Int(eighths), options: options, byteCount: byteCount)
+        }
 
         var outWidth: Int32 = 0, outHeight: Int32 = 0
         let startStatus = wi_jpeg_decoder_start(decoder, eighths, eighths < 8 ? 1 : 0, &outWidth, &outHeight)
@@ -143,6 +159,23 @@ enum JPEGDecoding {
         if isThumbnail { metadata.insert(.thumbnail) }
         if exhausted { metadata.insert(.incremental) }
         return Output(bitmap: bitmap, metadata: metadata)
+    }
+
+    /// A progressive (multi-scan) file makes libjpeg keep every DCT coefficient of the whole
+    /// image (2 bytes per sample of every component, padded to whole MCUs) however small the
+    /// output: refused with ``WebImageError/Code/imageTooLarge`` when that buffer plus the output
+    /// bitmap (4 bytes per pixel at the DCT-scaled size) is over ``memoryBudget(_:)``. Checked
+    /// on the header, before libjpeg allocates the buffer.
+    static func checkCoefficientBuffer(_ info: wi_jpeg_info, source: PixelSize, eighths: Int, options: ImageDecodeOptions, byteCount: Int) throws {
+        let budget = memoryBudget(options)
+        let outputBytes = ((source.width * eighths + 7) / 8) * ((source.height * eighths + 7) / 8) * 4
+        let coefficientBytes = Int(clamping: info.coefficient_bytes)
+        let (total, overflow) = coefficientBytes.addingReportingOverflow(outputBytes)
+        guard overflow || total > budget else { return }
+        throw WebImageError(
+            .imageTooLarge,
+            "progressive JPEG image of \(source) (\(byteCount) bytes of data) needs \(coefficientBytes) bytes of DCT coefficients plus \(outputBytes) bytes of pixels, over the budget of \(budget) bytes (4 x maxPixelCount \(options.maxPixelCount))"
+        )
     }
 
     /// The smallest DCT scale (8/8, 4/8, 2/8 or 1/8) whose output still covers `target`, so that
