@@ -2,11 +2,13 @@ import Foundation
 import SwiftWebImage
 
 /// `webimage convert <input> <output> [--frame N] [--format F] [--quality Q]
-/// [--thumbnail WxH] [--transform SPEC]...`: decode, optionally pick a frame, thumbnail and
+/// [--thumbnail WxH] [--max-pixels N] [--max-frames N] [--transform SPEC]...`: decode, optionally pick a frame, thumbnail and
 /// transform, encode, write.
 ///
 /// - The input is a path or an http(s), file or data URL, loaded through
 ///   ``ImageManager/shared`` with an empty cache (nothing is read from or written to a cache).
+/// - `--max-pixels` and `--max-frames` set the per-image decode budget
+///   (``WebImageContext/imageMaxTotalPixelCount``, ``WebImageContext/imageMaxFrameCount``).
 /// - `--thumbnail` and the transformers travel in the request's context; `--frame N` is a
 ///   ``FrameSelectionTransformer`` at the head of the pipeline, and `transformAnimatedImage`
 ///   is set so that animations are transformed too.
@@ -25,7 +27,8 @@ struct ConvertCommand: Command {
     static let summary = "Convert an image: pick a frame, thumbnail, transform, re-encode"
     static let help = """
         USAGE: webimage convert <input> <output> [--frame N] [--format png|jpeg|gif|bmp]
-                                [--quality Q] [--thumbnail WxH] [--transform SPEC]...
+                                [--quality Q] [--thumbnail WxH] [--max-pixels N]
+                                [--max-frames N] [--transform SPEC]...
 
         <input> is a path or an http(s), file or data URL. The output format follows the
         output's extension (.png, .jpg/.jpeg, .gif, .bmp, .wirl) unless --format says otherwise.
@@ -36,6 +39,7 @@ struct ConvertCommand: Command {
           --format F            The output format: png, jpeg (jpg), gif, bmp, or wirl.
           --quality Q           Quality of lossy formats, 0...100 (JPEG default: 90).
           --thumbnail WxH       Decode at most WxH pixels, keeping the aspect ratio.
+          \(Self.limitsHelp)
           --transform SPEC      Apply a transformer; repeat to chain them, in order.
           -h, --help            Show this help.
 
@@ -54,7 +58,7 @@ struct ConvertCommand: Command {
     func run(_ arguments: [String]) async throws -> Int32 {
         let parser = ArgumentParser(
             command: Self.name,
-            options: ["--frame", "--format", "--quality", "--thumbnail", "--transform"],
+            options: ["--frame", "--format", "--quality", "--thumbnail", "--max-pixels", "--max-frames", "--transform"],
             repeatable: ["--transform"]
         )
         let parsed = try parser.parse(arguments)
@@ -89,6 +93,8 @@ struct ConvertCommand: Command {
         if let thumbnail = parsed.value("--thumbnail") {
             context.imageThumbnailPixelSize = try Self.thumbnailSize(thumbnail, command: Self.name)
         }
+        context.imageMaxTotalPixelCount = try Self.limit(parsed.value("--max-pixels"), option: "--max-pixels", command: Self.name)
+        context.imageMaxFrameCount = try Self.limit(parsed.value("--max-frames"), option: "--max-frames", command: Self.name)
 
         do {
             let source = try ImageSource(input)
@@ -149,5 +155,21 @@ struct ConvertCommand: Command {
             throw .usage("\(command): --thumbnail needs a size like 200x200 (both sides at least 1), not '\(option)'")
         }
         return size
+    }
+
+    /// The help lines of `--max-pixels` and `--max-frames` (`info`, `convert` and `fetch`).
+    static let limitsHelp = """
+        --max-pixels N        Refuse images of more than N pixels in all frames together
+                                (frames x width x height as decoded; default 268435456).
+          --max-frames N        Refuse animations of more than N frames (default 10000).
+        """
+
+    /// `--max-pixels N` or `--max-frames N`: a whole number of at least 1, or `nil` when not given.
+    static func limit(_ value: String?, option: String, command: String) throws(CLIError) -> Int? {
+        guard let value else { return nil }
+        guard let number = Int(value), number >= 1 else {
+            throw .usage("\(command): \(option) needs a whole number of at least 1, not '\(value)'")
+        }
+        return number
     }
 }

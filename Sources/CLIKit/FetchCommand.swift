@@ -28,7 +28,7 @@ struct FetchCommand: Command {
     static let help = """
         USAGE: webimage fetch <URL>... [--output DIR] [--cache-dir DIR | --no-cache]
                               [--concurrency N] [--transform SPEC]... [--thumbnail WxH]
-                              [--verbose]
+                              [--max-pixels N] [--max-frames N] [--verbose]
 
         Loads each URL (http, https, file or data; a plain path works too) through the shared
         image manager and writes the images to DIR. Prints, per URL, whether it came from
@@ -43,6 +43,7 @@ struct FetchCommand: Command {
           --concurrency N       Loads at once, 1...64 (default 4).
           --transform SPEC      Apply a transformer (see 'webimage help convert'); repeatable.
           --thumbnail WxH       Decode at most WxH pixels, keeping the aspect ratio.
+          \(ConvertCommand.limitsHelp)
           -v, --verbose         Print every event of every load (cache hit or miss, loader,
                                 decode, transform, stores) to standard error, one line each.
           -h, --help            Show this help.
@@ -77,7 +78,7 @@ struct FetchCommand: Command {
         let parser = ArgumentParser(
             command: Self.name,
             flags: ["--no-cache", "--verbose"],
-            options: ["--output", "--cache-dir", "--concurrency", "--transform", "--thumbnail"],
+            options: ["--output", "--cache-dir", "--concurrency", "--transform", "--thumbnail", "--max-pixels", "--max-frames"],
             repeatable: ["--transform"],
             aliases: ["-o": "--output", "-v": "--verbose"]
         )
@@ -103,6 +104,8 @@ struct FetchCommand: Command {
         if let thumbnail = parsed.value("--thumbnail") {
             context.imageThumbnailPixelSize = try ConvertCommand.thumbnailSize(thumbnail, command: Self.name)
         }
+        context.imageMaxTotalPixelCount = try ConvertCommand.limit(parsed.value("--max-pixels"), option: "--max-pixels", command: Self.name)
+        context.imageMaxFrameCount = try ConvertCommand.limit(parsed.value("--max-frames"), option: "--max-frames", command: Self.name)
         let reencode = transformer != nil || context.imageThumbnailPixelSize != nil
         let outputDirectory = URL(fileURLWithPath: parsed.value("--output") ?? ".", isDirectory: true)
         do {

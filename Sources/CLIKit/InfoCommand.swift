@@ -1,7 +1,7 @@
 import Foundation
 import SwiftWebImage
 
-/// `webimage info <file-or-URL>... [--json]`: format, size, frames, loop count, frame
+/// `webimage info <file-or-URL>... [--json] [--max-pixels N] [--max-frames N]`: format, size, frames, loop count, frame
 /// durations and alpha of each input.
 ///
 /// Each input is loaded through ``ImageManager/shared`` (the shared loaders, decoding with the
@@ -14,7 +14,7 @@ struct InfoCommand: Command {
     static let name = "info"
     static let summary = "Format, size, frames, loop count, frame durations and alpha of images"
     static let help = """
-        USAGE: webimage info <file-or-URL>... [--json]
+        USAGE: webimage info <file-or-URL>... [--json] [--max-pixels N] [--max-frames N]
 
         Describes each input: a file path, or an http(s), file or data URL.
 
@@ -25,6 +25,7 @@ struct InfoCommand: Command {
                         durations: one per frame, in milliseconds as the file states them.
                         An input that cannot be read or decoded gives
                         {"source","error":{"code","message"}} and the exit status is 1.
+          \(ConvertCommand.limitsHelp)
           -h, --help    Show this help.
 
         EXAMPLES:
@@ -39,7 +40,7 @@ struct InfoCommand: Command {
     }
 
     func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try ArgumentParser(command: Self.name, flags: ["--json"]).parse(arguments)
+        let parsed = try ArgumentParser(command: Self.name, flags: ["--json"], options: ["--max-pixels", "--max-frames"]).parse(arguments)
         if parsed.has("--help") {
             console.printText(Self.help)
             return ExitStatus.success
@@ -48,10 +49,13 @@ struct InfoCommand: Command {
             throw CLIError.usage("\(Self.name): give at least one file or URL")
         }
         let json = parsed.has("--json")
+        var limits = WebImageContext()
+        limits.imageMaxTotalPixelCount = try ConvertCommand.limit(parsed.value("--max-pixels"), option: "--max-pixels", command: Self.name)
+        limits.imageMaxFrameCount = try ConvertCommand.limit(parsed.value("--max-frames"), option: "--max-frames", command: Self.name)
         var failed = false
         for argument in parsed.positionals {
             do {
-                let description = try await describe(argument)
+                let description = try await describe(argument, limits: limits)
                 console.print(json ? description.json.serialized : description.text)
             } catch {
                 failed = true
@@ -66,10 +70,11 @@ struct InfoCommand: Command {
         return failed ? ExitStatus.failure : ExitStatus.success
     }
 
-    /// Loads and describes one input.
-    func describe(_ argument: String) async throws -> ImageDescription {
+    /// Loads and describes one input, decoding under the budget `limits` sets
+    /// (``WebImageContext/imageMaxTotalPixelCount``, ``WebImageContext/imageMaxFrameCount``).
+    func describe(_ argument: String, limits: WebImageContext = WebImageContext()) async throws -> ImageDescription {
         let source = try ImageSource(argument)
-        var context = WebImageContext()
+        var context = limits
         context.imageCache = CachesManager()
         let result = try await ImageManager.shared.loadImage(with: source.url, options: [.retryFailed], context: context)
         guard let image = result.image else {

@@ -35,6 +35,8 @@ import WebImageCore
         ("ImageThumbnailPixelSize", WebImageContextKeys.ImageThumbnailPixelSize.effect, .decode),
         ("ImagePreserveAspectRatio", WebImageContextKeys.ImagePreserveAspectRatio.effect, .decode),
         ("ImageScaleDownLimitBytes", WebImageContextKeys.ImageScaleDownLimitBytes.effect, .decode),
+        ("ImageMaxTotalPixelCount", WebImageContextKeys.ImageMaxTotalPixelCount.effect, .decode),
+        ("ImageMaxFrameCount", WebImageContextKeys.ImageMaxFrameCount.effect, .decode),
         ("ImageDecodeOptions", WebImageContextKeys.ImageDecodeOptions.effect, .decode),
         ("ImageEncodeOptions", WebImageContextKeys.ImageEncodeOptions.effect, .load),
         ("OptionsProcessor", WebImageContextKeys.OptionsProcessor.effect, .none),

@@ -76,6 +76,16 @@ public enum WebImageContextKeys {
         public typealias Value = Int
         public static let effect = WebImageContextKeyEffect.decode
     }
+    /// The key of ``WebImageContext/imageMaxTotalPixelCount``: changes the decode.
+    public enum ImageMaxTotalPixelCount: WebImageContextKey {
+        public typealias Value = Int
+        public static let effect = WebImageContextKeyEffect.decode
+    }
+    /// The key of ``WebImageContext/imageMaxFrameCount``: changes the decode.
+    public enum ImageMaxFrameCount: WebImageContextKey {
+        public typealias Value = Int
+        public static let effect = WebImageContextKeyEffect.decode
+    }
     /// The key of ``WebImageContext/imageDecodeOptions``: changes the decode.
     public enum ImageDecodeOptions: WebImageContextKey {
         public typealias Value = WebImageCore.ImageDecodeOptions
@@ -199,6 +209,17 @@ extension WebImageContext {
     public var imageScaleDownLimitBytes: Int? {
         get { self[WebImageContextKeys.ImageScaleDownLimitBytes.self] }
         set { self[WebImageContextKeys.ImageScaleDownLimitBytes.self] = newValue }
+    }
+    /// The pixel budget of a whole image, frames x decoded width x height
+    /// (``ImageDecodeOptions/maxTotalPixelCount``; default 256 megapixels).
+    public var imageMaxTotalPixelCount: Int? {
+        get { self[WebImageContextKeys.ImageMaxTotalPixelCount.self] }
+        set { self[WebImageContextKeys.ImageMaxTotalPixelCount.self] = newValue }
+    }
+    /// The most frames an animation may have (``ImageDecodeOptions/maxFrameCount``; default 10,000).
+    public var imageMaxFrameCount: Int? {
+        get { self[WebImageContextKeys.ImageMaxFrameCount.self] }
+        set { self[WebImageContextKeys.ImageMaxFrameCount.self] = newValue }
     }
     /// Decode options laid under those derived from the other keys (SDWebImage `imageDecodeOptions`).
     public var imageDecodeOptions: ImageDecodeOptions? {

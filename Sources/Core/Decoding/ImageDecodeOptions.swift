@@ -3,6 +3,13 @@ public struct ImageDecodeOptions: Sendable {
     /// The default pixel limit: 256 megapixels (1 GiB of RGBA8). Coders check it against the
     /// header before they allocate pixels.
     public static let defaultMaxPixelCount = 1 << 28
+    /// The default budget for a whole image: 256 megapixels across all frames (1 GiB of RGBA8),
+    /// the same as one frame may have, so that any image a single frame may be still decodes,
+    /// while frames x pixels of an animation cannot reach gigabytes.
+    public static let defaultMaxTotalPixelCount = 1 << 28
+    /// The default frame limit: 10,000 frames (over 16 minutes at 10 fps, far more than real
+    /// animations have, while a file of millions of tiny frames is refused).
+    public static let defaultMaxFrameCount = 10_000
 
     /// The scale factor given to the image (>= 1; default 1).
     public var scaleFactor: Double = 1
@@ -23,6 +30,14 @@ public struct ImageDecodeOptions: Sendable {
     public var applyOrientation = true
     /// Refuse images with more pixels than this (header-checked, before any allocation).
     public var maxPixelCount = ImageDecodeOptions.defaultMaxPixelCount
+    /// Refuse images whose frames together have more pixels than this: frames x width x height
+    /// of the decoded size (the thumbnail's size with ``thumbnailPixelSize`` or
+    /// ``scaleDownLimitBytes``; ``maxPixelCount`` still applies to the source's frames). Checked
+    /// from the headers before any frame is decoded; ``WebImageError/Code/imageTooLarge`` if over.
+    public var maxTotalPixelCount = ImageDecodeOptions.defaultMaxTotalPixelCount
+    /// Refuse animations of more frames than this (checked from the headers before any frame is
+    /// decoded; not with ``firstFrameOnly``); ``WebImageError/Code/imageTooLarge`` if over.
+    public var maxFrameCount = ImageDecodeOptions.defaultMaxFrameCount
     /// Decode every frame up front instead of lazily (the `preloadAllFrames` option).
     public var preloadAllFrames = false
     /// The request's context, for coders that read keys of their own.
@@ -46,6 +61,8 @@ public struct ImageDecodeOptions: Sendable {
         }
         if let size = context.imageThumbnailPixelSize { thumbnailPixelSize = size }
         if let preserve = context.imagePreserveAspectRatio { preserveAspectRatio = preserve }
+        if let total = context.imageMaxTotalPixelCount { maxTotalPixelCount = total }
+        if let frames = context.imageMaxFrameCount { maxFrameCount = frames }
         if options.contains(.decodeFirstFrameOnly) { firstFrameOnly = true }
         if options.contains(.preloadAllFrames) { preloadAllFrames = true }
         if options.contains(.scaleDownLargeImages) {

@@ -146,6 +146,9 @@ struct GIFFile {
                     guard let pixels = PixelSize(width: width, height: height).pixelCount, pixels <= options.maxPixelCount else {
                         throw WebImageError(.imageTooLarge, "GIF image \(file.frames.count) of \(width)x\(height) is over the limit of \(options.maxPixelCount) pixels")
                     }
+                    if !options.firstFrameOnly, file.frames.count >= options.maxFrameCount {
+                        try PixelLimit.checkFrameCount(file.frames.count + 1, orMore: true, options: options, format: "GIF", byteCount: count)
+                    }
                     var colors = palette ?? Self.defaultPalette
                     if let index = transparentIndex { colors[index] = 0 }
                     file.frames.append(Frame(

@@ -28,6 +28,9 @@ final class GIFProvider: AnimatedImageProvider {
     init(data: Data, options: ImageDecodeOptions) throws {
         let file = try data.withUnsafeBytes { try GIFFile.parse($0, options: options) }
         let canvasSize = PixelSize(width: file.width, height: file.height)
+        let frameCount = options.firstFrameOnly ? 1 : file.frames.count
+        let pixelSize = options.targetPixelSize(for: canvasSize, frameCount: frameCount)
+        try PixelLimit.checkTotal(frameCount: frameCount, decodedSize: pixelSize, options: options, format: "GIF", byteCount: data.count)
         var frames: [GIFFile.Frame] = []
         var layouts: [AnimationFrameLayout] = []
         var durations: [Double] = []
@@ -61,7 +64,7 @@ final class GIFProvider: AnimatedImageProvider {
         self.hasAlpha = zip(frames, layouts).contains { frame, layout in
             frame.transparentIndex != nil || frame.partial || layout.width != canvasSize.width || layout.height != canvasSize.height
         }
-        self.pixelSize = options.targetPixelSize(for: canvasSize, frameCount: frames.count)
+        self.pixelSize = pixelSize
         self.canvas = Locked(try AnimationCanvas(width: canvasSize.width, height: canvasSize.height, frames: layouts))
     }
 

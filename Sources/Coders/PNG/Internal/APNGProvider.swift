@@ -38,6 +38,8 @@ final class APNGProvider: AnimatedImageProvider {
             frames = [PNGFile.Frame(control: whole, data: file.imageData)]
         }
         if options.firstFrameOnly { frames = [frames[0]] }
+        let pixelSize = options.targetPixelSize(for: canvasSize, frameCount: frames.count)
+        try PixelLimit.checkTotal(frameCount: frames.count, decodedSize: pixelSize, options: options, format: "PNG", byteCount: data.count)
         var layouts: [AnimationFrameLayout] = []
         var durations: [Double] = []
         var coversAll = true
@@ -70,7 +72,7 @@ final class APNGProvider: AnimatedImageProvider {
         // One frame that is not the default image is still the file's animation: it keeps its loop count.
         self.loopCount = frames.count > 1 || (!options.firstFrameOnly && !file.defaultImageIsFirstFrame) ? file.numPlays : nil
         self.hasAlpha = file.hasTransparency || !coversAll || layouts.contains { $0.disposal == .background && $0.width * $0.height != canvasSize.width * canvasSize.height }
-        self.pixelSize = options.targetPixelSize(for: canvasSize, frameCount: frames.count)
+        self.pixelSize = pixelSize
         self.canvas = Locked(try AnimationCanvas(width: canvasSize.width, height: canvasSize.height, frames: layouts))
     }
 

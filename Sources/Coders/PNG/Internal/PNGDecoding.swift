@@ -5,7 +5,7 @@ import WebImageCore
 enum PNGDecoding {
     /// Parses `data`, checking the header's pixel count against the options' limit.
     static func parse(_ raw: UnsafeRawBufferPointer, options: ImageDecodeOptions) throws -> PNGFile {
-        let file = try PNGFile.parse(raw)
+        let file = try PNGFile.parse(raw, maxFrameCount: options.firstFrameOnly ? .max : options.maxFrameCount)
         let size = PixelSize(width: file.header.width, height: file.header.height)
         try PixelLimit.check(size, options: options, format: "PNG", byteCount: raw.count)
         return file

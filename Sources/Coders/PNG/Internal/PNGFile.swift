@@ -109,7 +109,9 @@ struct PNGFile {
     /// Parses the chunks of `bytes`.
     /// - Throws: ``WebImageError/Code/badImageData`` for a missing signature or IHDR, an invalid
     ///   header, a bad critical chunk; nothing for data that merely ends early.
-    static func parse(_ bytes: UnsafeRawBufferPointer) throws -> PNGFile {
+    /// - Parameter maxFrameCount: Throw ``WebImageError/Code/imageTooLarge`` as soon as more
+    ///   APNG frames than this are found.
+    static func parse(_ bytes: UnsafeRawBufferPointer, maxFrameCount: Int = .max) throws -> PNGFile {
         let count = bytes.count
         guard count >= 8, signature.indices.allSatisfy({ bytes[$0] == signature[$0] }) else {
             throw WebImageError(.badImageData, "\(count) bytes are not PNG data (no PNG signature)")
@@ -243,6 +245,12 @@ struct PNGFile {
                     earlyControl = start  // before acTL: read once acTL comes (browsers do)
                 } else {
                     readControl(at: start)
+                    if frames.count + (pending == nil ? 0 : 1) > maxFrameCount {
+                        throw WebImageError(
+                            .imageTooLarge,
+                            "APNG animation of \(frames.count + 1) or more frames (\(bytes.count) bytes of data) is over the limit of \(maxFrameCount) frames"
+                        )
+                    }
                 }
             case IDAT:
                 if afterImageData { break }  // IDAT after other chunks: ignored

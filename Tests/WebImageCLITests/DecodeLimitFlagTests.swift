@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import SwiftWebImage
+import WebImageTestSupport
+
+/// `--max-pixels N` (frames x pixels per image) and `--max-frames N` of `info`, `convert` and
+/// `fetch`, run as subprocesses on a 3-frame 12x10 GIF (360 pixels in all).
+@Suite struct DecodeLimitFlagTests {
+    let workspace = Workspace()
+
+    init() throws {
+        try workspace.write(try Fixtures.gif(durations: [0.05, 0.1, 0.2], loopCount: 0), to: "anim.gif")
+        // A GIF of 8 frames of 10000x10000 (3.2 GB of RGBA) in a few dozen bytes.
+        var bomb = Data("GIF89a".utf8) + [0x10, 0x27, 0x10, 0x27, 0x80, 0, 0, 0, 0, 0, 255, 255, 255]
+        for _ in 0..<8 { bomb += [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x4C, 0x01, 0] }
+        bomb += [0x3B]
+        try workspace.write(bomb, to: "bomb.gif")
+    }
+
+    func run(_ arguments: [String]) async throws -> CLIResult {
+        try await CLIRunner.run(arguments, home: workspace.home, in: workspace.url)
+    }
+
+    @Test func infoRefusesAnImageOverTheBudgetItSets() async throws {
+        let within = try await run(["info", "anim.gif", "--max-pixels", "360", "--max-frames", "3"])
+        #expect(within.status == 0, "\(within.stderr)")
+        let pixels = try await run(["info", "anim.gif", "--max-pixels", "359"])
+        #expect(pixels.status == 1)
+        #expect(pixels.stderr.contains("over the limit of 359 pixels per image"), "\(pixels.stderr)")
+        let frames = try await run(["info", "anim.gif", "--max-frames=2"])
+        #expect(frames.status == 1)
+        #expect(frames.stderr.contains("limit of 2 frames"), "\(frames.stderr)")
+    }
+
+    @Test func theDefaultBudgetRefusesAnAnimationOfGigabytes() async throws {
+        let result = try await run(["info", "bomb.gif", "--json"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("\"imageTooLarge\""), "\(result.stdout)")
+        #expect(result.stdout.contains("8 frames of 10000x10000"), "\(result.stdout)")
+        // A bigger budget lets it through the check (the frame count limit still applies).
+        let frames = try await run(["info", "bomb.gif", "--max-frames", "7"])
+        #expect(frames.stderr.contains("limit of 7 frames"), "\(frames.stderr)")
+    }
+
+    @Test func convertCountsTheThumbnailSize() async throws {
+        let refused = try await run(["convert", "anim.gif", "out.gif", "--max-pixels", "359"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("pixels per image"), "\(refused.stderr)")
+        #expect(!workspace.contents().contains("out.gif"))
+        let thumbnail = try await run(["convert", "anim.gif", "out.gif", "--max-pixels", "90", "--thumbnail", "6x5"])
+        #expect(thumbnail.status == 0, "\(thumbnail.stderr)")
+        let frames = try await run(["convert", "anim.gif", "out2.gif", "--max-frames", "2"])
+        #expect(frames.status == 1)
+        #expect(frames.stderr.contains("limit of 2 frames"), "\(frames.stderr)")
+    }
+
+    @Test func fetchAppliesTheFlags() async throws {
+        let refused = try await run(["fetch", "anim.gif", "--no-cache", "--output", "out", "--max-frames", "2"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("limit of 2 frames"), "\(refused.stderr)")
+        let pixels = try await run(["fetch", "anim.gif", "--no-cache", "--output", "out", "--max-pixels", "359"])
+        #expect(pixels.status == 1)
+        #expect(pixels.stderr.contains("pixels per image"), "\(pixels.stderr)")
+        let within = try await run(["fetch", "anim.gif", "--no-cache", "--output", "out", "--max-pixels", "360", "--max-frames", "3"])
+        #expect(within.status == 0, "\(within.stderr)")
+    }
+
+    @Test(arguments: [
+        (["info", "anim.gif", "--max-pixels", "0"], "webimage info: --max-pixels needs a whole number of at least 1, not '0'"),
+        (["convert", "anim.gif", "o.png", "--max-frames", "many"], "webimage convert: --max-frames needs a whole number of at least 1, not 'many'"),
+        (["fetch", "anim.gif", "--max-pixels", "-5"], "webimage fetch: --max-pixels needs a whole number of at least 1, not '-5'"),
+    ])
+    func badValuesAreUsageErrors(_ arguments: [String], message: String) async throws {
+        let result = try await run(arguments)
+        #expect(result.status == 64)
+        #expect(result.errorLines.first?.hasPrefix(message) == true, "\(result.stderr)")
+    }
+
+    @Test func theHelpTextsNameTheFlags() async throws {
+        for command in ["info", "convert", "fetch"] {
+            let help = try await run([command, "--help"])
+            #expect(help.stdout.contains("--max-pixels N"), "\(command)")
+            #expect(help.stdout.contains("--max-frames N"), "\(command)")
+        }
+    }
+}
