@@ -274,6 +274,8 @@ def run(webimage, directory, outdir, timeout, memory_gib):
                 description, label, status, rss, elapsed, "yes" if ok else "**no**"), flush=True)
     print("\n%d row(s) over the goal (refused or finished in < 2 s and < 512 MB); "
           "limits: %g GiB address space, %d s; logs in %s" % (over, memory_gib, timeout, outdir))
+    print("A crash with peak RSS near the limit is an allocation the limit refused "
+          "(the log says 'failed to allocate'); without the limit it would take that much more.")
 
 
 def main(args):
