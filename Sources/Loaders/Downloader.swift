@@ -220,15 +220,14 @@ public final class Downloader: ImageLoader {
     /// ``WebImageError/Code/cancelled`` error, unless its result is already on its way; the
     /// download goes on while other requesters wait for it.
     ///
-    /// This is the downloader's own method: it is chosen for a value of type `Downloader`.
-    /// Through `any ImageLoader` (or a ``LoadersManager``) the generic wrapper still runs,
-    /// and that request is registered when its task runs.
-    @discardableResult
-    public func requestImage(
+    /// The completion-handler API (`requestImage(with:options:context:progress:completion:)`)
+    /// comes here for a `Downloader`, an `any ImageLoader` holding one, and a
+    /// ``LoadersManager`` that picks it.
+    public func beginRequest(
         with url: URL,
-        options: WebImageOptions = [],
-        context: WebImageContext = WebImageContext(),
-        progress: ImageLoaderProgressHandler? = nil,
+        options: WebImageOptions,
+        context: WebImageContext,
+        progress: ImageLoaderProgressHandler?,
         completion: @escaping @Sendable (Result<ImageLoaderResult, any Error>) -> Void
     ) -> ImageOperation {
         let queue = context.callbackQueue ?? .immediate

@@ -61,6 +61,18 @@ public final class LoadersManager: ImageLoader {
         return try await loader.requestImage(with: url, options: options, context: context, progress: progress)
     }
 
+    /// Starts the request with the member that handles `url` (its own registration, so that
+    /// its cancel-all sees it at once); fails with ``WebImageError/Code/unsupportedURL`` on the
+    /// context's callback queue if no member handles it.
+    public func beginRequest(with url: URL, options: WebImageOptions, context: WebImageContext, progress: ImageLoaderProgressHandler?, completion: @escaping @Sendable (Result<ImageLoaderResult, any Error>) -> Void) -> ImageOperation {
+        guard let loader = loader(for: url, options: options, context: context) else {
+            let error = WebImageError(.unsupportedURL, "No image loader can request \(url.absoluteString)", url: url)
+            (context.callbackQueue ?? .immediate).execute { completion(.failure(error)) }
+            return ImageOperation()
+        }
+        return loader.beginRequest(with: url, options: options, context: context, progress: progress, completion: completion)
+    }
+
     public func shouldBlockFailedURL(_ url: URL, error: any Error) -> Bool {
         if let loader = list.byPriority.first(where: { $0.canRequestImage(for: url) }) {
             return loader.shouldBlockFailedURL(url, error: error)

@@ -253,8 +253,6 @@ public struct ImageDecodeRequest: Sendable {
 
     private func report(_ image: WebImage, since start: ContinuousClock.Instant) {
         guard let sink = context.imageEventSink else { return }
-        let elapsed = ContinuousClock.now - start
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        sink.emit(.decoded(milliseconds: milliseconds, pixelSize: image.pixelSize, frameCount: image.frameCount))
+        sink.emit(.decoded(milliseconds: (ContinuousClock.now - start).milliseconds, pixelSize: image.pixelSize, frameCount: image.frameCount))
     }
 }

@@ -2,18 +2,31 @@ public import Foundation
 
 /// Completion-handler API over ``ImageLoader``, for SDWebImage-style call sites.
 extension ImageLoader {
-    /// Loads the image at `url` in a new task.
+    /// Loads the image at `url` through ``ImageLoader/beginRequest(with:options:context:progress:completion:)``:
+    /// the loader's own registration where it has one, else a new task.
     ///
     /// The completion is called exactly once, on the context's
     /// ``WebImageContext/callbackQueue``: with the result, or with a
     /// ``WebImageError/Code/cancelled`` error at once when the returned operation is cancelled
-    /// (the loader's task is cancelled too; whatever it delivers later is dropped).
+    /// (the loader's work is cancelled too; whatever it delivers later is dropped).
     @discardableResult
     public func requestImage(
         with url: URL,
         options: WebImageOptions = [],
         context: WebImageContext = WebImageContext(),
         progress: ImageLoaderProgressHandler? = nil,
+        completion: @escaping @Sendable (Result<ImageLoaderResult, any Error>) -> Void
+    ) -> ImageOperation {
+        beginRequest(with: url, options: options, context: context, progress: progress, completion: completion)
+    }
+
+    /// The default start: a task that runs the async
+    /// ``requestImage(with:options:context:progress:)``.
+    public func beginRequest(
+        with url: URL,
+        options: WebImageOptions,
+        context: WebImageContext,
+        progress: ImageLoaderProgressHandler?,
         completion: @escaping @Sendable (Result<ImageLoaderResult, any Error>) -> Void
     ) -> ImageOperation {
         let queue = context.callbackQueue ?? .immediate

@@ -22,6 +22,15 @@ public protocol ImageLoader: Sendable {
     /// Whether a failure with `error` should block `url` until `retryFailed`. The default
     /// blocks every failure except those ``WebImageError/isTransientLoadError(_:)`` names.
     func shouldBlockFailedURL(_ url: URL, error: any Error) -> Bool
+    /// Starts a request for the completion-handler API
+    /// (``requestImage(with:options:context:progress:completion:)`` calls it): registers it
+    /// with the loader before it returns where the loader can, so that the loader's own
+    /// cancel-all and counters see it at once.
+    ///
+    /// Default: a task that runs the async ``requestImage(with:options:context:progress:)``
+    /// (registered when the task runs). The completion runs exactly once, on the context's
+    /// ``WebImageContext/callbackQueue``.
+    func beginRequest(with url: URL, options: WebImageOptions, context: WebImageContext, progress: ImageLoaderProgressHandler?, completion: @escaping @Sendable (Result<ImageLoaderResult, any Error>) -> Void) -> ImageOperation
 }
 
 /// Receives progress events of a load.

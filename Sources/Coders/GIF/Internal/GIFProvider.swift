@@ -19,9 +19,8 @@ final class GIFProvider: AnimatedImageProvider {
     let isTruncated: Bool
     private let frames: [GIFFile.Frame]
     private let layouts: [AnimationFrameLayout]
-    /// Each frame's played delay in seconds (10 ms or less plays as 100 ms), 0 for a single frame.
-    private let durations: [Double]
-    /// Each frame's delay as the file states it, in seconds, 0 for a single frame.
+    /// Each frame's delay as the file states it, in seconds, 0 for a single frame (the played
+    /// delay is derived: ``FrameDuration/played(stated:frameCount:)``).
     private let statedDurations: [Double]
     private let canvas: Locked<AnimationCanvas>
 
@@ -33,7 +32,6 @@ final class GIFProvider: AnimatedImageProvider {
         try PixelLimit.checkTotal(frameCount: frameCount, decodedSize: pixelSize, options: options, format: "GIF", byteCount: data.count)
         var frames: [GIFFile.Frame] = []
         var layouts: [AnimationFrameLayout] = []
-        var durations: [Double] = []
         for frame in options.firstFrameOnly ? [file.frames[0]] : file.frames {
             // Clip to the screen; an image entirely outside it still counts as a (no-op) frame.
             let x0 = min(frame.x, canvasSize.width), y0 = min(frame.y, canvasSize.height)
@@ -48,16 +46,13 @@ final class GIFProvider: AnimatedImageProvider {
                 x: x0, y: y0, width: x1 - x0, height: y1 - y0, blend: .over, disposal: disposal,
                 isKeyframe: covers && frame.transparentIndex == nil && !frame.partial
             ))
-            durations.append(FrameDuration.normalized(Double(frame.delay) / 100))
             frames.append(frame)
         }
-        if frames.count == 1 { durations[0] = 0 }
         self.statedDurations = frames.count == 1 ? [0] : frames.map { Double($0.delay) / 100 }
         self.animatedImageData = data
         self.canvasSize = canvasSize
         self.frames = frames
         self.layouts = layouts
-        self.durations = durations
         self.frameCount = frames.count
         self.loopCount = frames.count > 1 ? file.loopCount : nil
         self.isTruncated = file.truncated
@@ -72,7 +67,7 @@ final class GIFProvider: AnimatedImageProvider {
 
     func duration(at index: Int) -> Double {
         guard index >= 0, index < frameCount else { return 0 }
-        return durations[index]
+        return FrameDuration.played(stated: statedDurations[index], frameCount: frameCount)
     }
 
     func statedDuration(at index: Int) -> Double {

@@ -17,10 +17,9 @@ final class APNGProvider: AnimatedImageProvider {
     let hasAlpha: Bool
     private let file: PNGFile
     private let frames: [PNGFile.Frame]
-    /// Each frame's played delay in seconds (10 ms or less plays as 100 ms), 0 for a single frame.
-    private let durations: [Double]
     /// Each frame's delay as its `fcTL` states it (`delay_num / delay_den` seconds, a zero
-    /// denominator meaning 100), 0 for a single frame.
+    /// denominator meaning 100), 0 for a single frame (the played delay is derived:
+    /// ``FrameDuration/played(stated:frameCount:)``).
     private let statedDurations: [Double]
     private let canvas: Locked<AnimationCanvas>
 
@@ -41,7 +40,7 @@ final class APNGProvider: AnimatedImageProvider {
         let pixelSize = options.targetPixelSize(for: canvasSize, frameCount: frames.count)
         try PixelLimit.checkTotal(frameCount: frames.count, decodedSize: pixelSize, options: options, format: "PNG", byteCount: data.count)
         var layouts: [AnimationFrameLayout] = []
-        var durations: [Double] = []
+        var statedDurations: [Double] = []
         var coversAll = true
         for (index, frame) in frames.enumerated() {
             let control = frame.control
@@ -58,15 +57,12 @@ final class APNGProvider: AnimatedImageProvider {
                 x: control.x, y: control.y, width: control.width, height: control.height,
                 blend: control.blend == 1 ? .over : .source, disposal: disposal, isKeyframe: index == 0 || (full && replaces)
             ))
-            durations.append(frames.count == 1 ? 0 : FrameDuration.normalized(Double(control.delayNumerator) / Double(denominator)))
+            statedDurations.append(frames.count == 1 ? 0 : Double(control.delayNumerator) / Double(denominator))
         }
-        self.statedDurations = frames.count == 1 ? [0] : frames.map { frame in
-            Double(frame.control.delayNumerator) / Double(frame.control.delayDenominator == 0 ? 100 : frame.control.delayDenominator)
-        }
+        self.statedDurations = statedDurations
         self.animatedImageData = data
         self.file = file
         self.frames = frames
-        self.durations = durations
         self.canvasSize = canvasSize
         self.frameCount = frames.count
         // One frame that is not the default image is still the file's animation: it keeps its loop count.
@@ -84,7 +80,7 @@ final class APNGProvider: AnimatedImageProvider {
 
     func duration(at index: Int) -> Double {
         guard index >= 0, index < frameCount else { return 0 }
-        return durations[index]
+        return FrameDuration.played(stated: statedDurations[index], frameCount: frameCount)
     }
 
     func statedDuration(at index: Int) -> Double {

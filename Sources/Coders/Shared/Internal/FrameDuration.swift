@@ -10,4 +10,10 @@ enum FrameDuration {
     static func normalized(_ seconds: Double) -> Double {
         seconds < minimum ? replacement : seconds
     }
+
+    /// How long a frame that states `seconds` plays in an image of `frameCount` frames: 0 for
+    /// a still (one frame), else ``normalized(_:)``.
+    static func played(stated seconds: Double, frameCount: Int) -> Double {
+        frameCount == 1 ? 0 : normalized(seconds)
+    }
 }

@@ -269,8 +269,7 @@ struct ImageLoadPipeline: Sendable {
             let started = ContinuousClock.now
             var output = try await BlockingWorkExecutor.processing.run { try transformer.transform(image, forKey: key) }
             if let sink {
-                let elapsed = (ContinuousClock.now - started).components
-                sink.emit(.transformed(transformerKey: transformer.transformerKey, milliseconds: Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15))
+                sink.emit(.transformed(transformerKey: transformer.transformerKey, milliseconds: (ContinuousClock.now - started).milliseconds))
             }
             if output.format == .undefined { output.format = image.format }
             if output.extendedData == nil { output.extendedData = image.extendedData }
