@@ -160,8 +160,8 @@ struct ConvertCommand: Command {
     /// The help lines of `--max-pixels` and `--max-frames` (`info`, `convert` and `fetch`).
     static let limitsHelp = """
         --max-pixels N        Refuse images of more than N pixels in all frames together
-                                (frames x width x height as decoded; default 268435456).
-          --max-frames N        Refuse animations of more than N frames (default 10000).
+                                (frames x source width x height; default \(ImageDecodeOptions.defaultMaxTotalPixelCount)).
+          --max-frames N        Refuse animations of more than N frames (default \(ImageDecodeOptions.defaultMaxFrameCount)).
         """
 
     /// `--max-pixels N` or `--max-frames N`: a whole number of at least 1, or `nil` when not given.

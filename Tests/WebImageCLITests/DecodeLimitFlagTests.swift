@@ -3,15 +3,16 @@ import Testing
 import SwiftWebImage
 import WebImageTestSupport
 
-/// `--max-pixels N` (frames x pixels per image) and `--max-frames N` of `info`, `convert` and
+/// `--max-pixels N` (frames x source pixels per image) and `--max-frames N` of `info`, `convert` and
 /// `fetch`, run as subprocesses on a 3-frame 12x10 GIF (360 pixels in all).
 @Suite struct DecodeLimitFlagTests {
     let workspace = Workspace()
 
     init() throws {
         try workspace.write(try Fixtures.gif(durations: [0.05, 0.1, 0.2], loopCount: 0), to: "anim.gif")
-        // A GIF of 8 frames of 10000x10000 (3.2 GB of RGBA) in a few dozen bytes.
-        var bomb = Data("GIF89a".utf8) + [0x10, 0x27, 0x10, 0x27, 0x80, 0, 0, 0, 0, 0, 255, 255, 255]
+        // A GIF of 8 frames of 7000x7000 (each within the 50 MP frame limit, 1.6 GB of RGBA in
+        // all) in a few dozen bytes.
+        var bomb = Data("GIF89a".utf8) + [0x58, 0x1B, 0x58, 0x1B, 0x80, 0, 0, 0, 0, 0, 255, 255, 255]
         for _ in 0..<8 { bomb += [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x4C, 0x01, 0] }
         bomb += [0x3B]
         try workspace.write(bomb, to: "bomb.gif")
@@ -36,18 +37,21 @@ import WebImageTestSupport
         let result = try await run(["info", "bomb.gif", "--json"])
         #expect(result.status == 1)
         #expect(result.stdout.contains("\"imageTooLarge\""), "\(result.stdout)")
-        #expect(result.stdout.contains("8 frames of 10000x10000"), "\(result.stdout)")
+        #expect(result.stdout.contains("8 frames of 7000x7000"), "\(result.stdout)")
         // A bigger budget lets it through the check (the frame count limit still applies).
         let frames = try await run(["info", "bomb.gif", "--max-frames", "7"])
         #expect(frames.stderr.contains("limit of 7 frames"), "\(frames.stderr)")
     }
 
-    @Test func convertCountsTheThumbnailSize() async throws {
+    @Test func convertCountsTheSourceSizeEvenForAThumbnail() async throws {
         let refused = try await run(["convert", "anim.gif", "out.gif", "--max-pixels", "359"])
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("pixels per image"), "\(refused.stderr)")
         #expect(!workspace.contents().contains("out.gif"))
-        let thumbnail = try await run(["convert", "anim.gif", "out.gif", "--max-pixels", "90", "--thumbnail", "6x5"])
+        let refusedThumbnail = try await run(["convert", "anim.gif", "out.gif", "--max-pixels", "359", "--thumbnail", "6x5"])
+        #expect(refusedThumbnail.status == 1)
+        #expect(refusedThumbnail.stderr.contains("pixels per image"), "\(refusedThumbnail.stderr)")
+        let thumbnail = try await run(["convert", "anim.gif", "out.gif", "--max-pixels", "360", "--thumbnail", "6x5"])
         #expect(thumbnail.status == 0, "\(thumbnail.stderr)")
         let frames = try await run(["convert", "anim.gif", "out2.gif", "--max-frames", "2"])
         #expect(frames.status == 1)

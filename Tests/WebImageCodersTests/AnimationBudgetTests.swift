@@ -4,9 +4,11 @@ import WebImageTestSupport
 import WebImageCoders
 import WebImageCore
 
-/// The budget per image (``ImageDecodeOptions/maxTotalPixelCount``, ``ImageDecodeOptions/maxFrameCount``):
-/// hostile animations, small on disk, whose frames x pixels reach gigabytes are refused from
-/// their headers; animations within the budget still decode.
+/// The budget per image (``ImageDecodeOptions/maxTotalPixelCount``, ``ImageDecodeOptions/maxFrameCount``)
+/// and per frame (``ImageDecodeOptions/maxPixelCount``): hostile animations, small on disk,
+/// whose frames x source pixels reach gigabytes are refused from their headers, thumbnails
+/// included (every frame's data is decompressed in full); animations within the budget still
+/// decode.
 @Suite struct AnimationBudgetTests {
     typealias Builder = GIFCoderTests.Builder
 
@@ -48,11 +50,14 @@ import WebImageCore
 
     // MARK: - Defaults
 
-    @Test func theDefaultsAreAGibibyteOfRGBAAndTenThousandFrames() {
+    @Test func theDefaultsAreFiftyMegapixelsPerFrameAHundredPerImageAndTenThousandFrames() {
         let options = ImageDecodeOptions()
-        #expect(options.maxTotalPixelCount == 1 << 28)
+        #expect(options.maxPixelCount == 50_000_000)
+        #expect(options.maxTotalPixelCount == 100_000_000)
         #expect(options.maxFrameCount == 10_000)
-        #expect(ImageDecodeOptions.defaultMaxTotalPixelCount == ImageDecodeOptions.defaultMaxPixelCount)
+        // A 48 MP photo (8000x6000) is one frame within both limits; 16000x16000 is not.
+        #expect(8000 * 6000 <= options.maxPixelCount)
+        #expect(16000 * 16000 > options.maxPixelCount)
     }
 
     // MARK: - GIF
@@ -60,11 +65,18 @@ import WebImageCore
     @Test func aGIFOfEightFramesOfTenThousandSquaredIsRefusedFromItsHeaders() throws {
         let data = Self.gif(width: 10000, height: 10000, frames: 8)
         #expect(data.count < 1000)
+        // Each frame is over the 50 MP frame limit.
         let error = try #require(throws: WebImageError.self) { try GIFCoder().decode(data) }
         #expect(error.code == .imageTooLarge)
-        #expect(error.message.contains("8 frames"))
         #expect(error.message.contains("10000x10000"))
-        #expect(error.message.contains("\(1 << 28) pixels per image"))
+        #expect(error.message.contains("limit of 50000000 pixels"), "\(error.message)")
+        // Within the frame limit, 8 frames are over the 100 MP image budget.
+        var options = ImageDecodeOptions()
+        options.maxPixelCount = 100_000_000
+        let total = try #require(throws: WebImageError.self) { try GIFCoder().decode(data, options: options) }
+        #expect(total.code == .imageTooLarge)
+        #expect(total.message.contains("8 frames of 10000x10000"), "\(total.message)")
+        #expect(total.message.contains("limit of 100000000 pixels per image"), "\(total.message)")
         // The provider refuses too (nothing decoded, nothing allocated).
         let providerError = try #require(throws: WebImageError.self) {
             try GIFCoder().makeAnimatedImageProvider(for: data, options: ImageDecodeOptions())
@@ -88,12 +100,15 @@ import WebImageCore
         #expect(try GIFCoder().decode(data, options: options).bitmap.size == PixelSize(width: 10, height: 10))
     }
 
-    @Test func aGIFThumbnailCountsItsDecodedSizeButTheSourceFrameCheckStays() throws {
+    @Test func aGIFThumbnailCountsItsSourcePixels() throws {
         let data = Self.gif(width: 100, height: 100, frames: 8)
         var options = ImageDecodeOptions()
-        options.maxTotalPixelCount = 8 * 10 * 10
-        #expect(throws: WebImageError.self) { try GIFCoder().decode(data, options: options) }
+        options.maxTotalPixelCount = 8 * 100 * 100 - 1
         options.thumbnailPixelSize = PixelSize(width: 10, height: 10)
+        let refused = try #require(throws: WebImageError.self) { try GIFCoder().decode(data, options: options) }
+        #expect(refused.code == .imageTooLarge)
+        #expect(refused.message.contains("8 frames of 100x100"), "\(refused.message)")
+        options.maxTotalPixelCount = 8 * 100 * 100
         let thumbnail = try GIFCoder().decode(data, options: options)
         #expect(thumbnail.frameCount == 8)
         #expect(try thumbnail.frame(at: 3).bitmap.size == PixelSize(width: 10, height: 10))
@@ -118,6 +133,27 @@ import WebImageCore
         #expect(try GIFCoder().decode(data, options: options).frameCount == 1)
     }
 
+    /// The brief's case: 3 frames of 6000x6000 (108 MP) asked as a 100x100 thumbnail are over
+    /// the 100 MP default; a request that raises the budget through its context gets the
+    /// thumbnail (made at thumbnail size: no 6000x6000 canvas).
+    @Test func aThumbnailOfThreeFramesOf6000SquaredIsRefusedUnlessTheContextRaisesTheBudget() throws {
+        let data = Self.gif(width: 6000, height: 6000, frames: 3)
+        let thumbnail = PixelSize(width: 100, height: 100)
+        let refused = try #require(throws: WebImageError.self) {
+            try GIFCoder().decode(data, options: ImageDecodeOptions(options: [], context: WebImageContext { $0.imageThumbnailPixelSize = thumbnail }))
+        }
+        #expect(refused.code == .imageTooLarge)
+        #expect(refused.message.contains("3 frames of 6000x6000 (108000000 source pixels in all"), "\(refused.message)")
+        let options = ImageDecodeOptions(options: [], context: WebImageContext {
+            $0.imageThumbnailPixelSize = thumbnail
+            $0.imageMaxTotalPixelCount = 108_000_000
+        })
+        let image = try GIFCoder().decode(data, options: options)
+        #expect(image.frameCount == 3)
+        #expect(image.metadata.contains(.thumbnail))
+        #expect(try image.frame(at: 2).bitmap.size == thumbnail)
+    }
+
     // MARK: - APNG
 
     @Test func anAPNGOfSixtyFramesOf8192SquaredIsRefusedFromItsHeaders() throws {
@@ -125,9 +161,15 @@ import WebImageCore
         #expect(data.count < 10_000)
         let error = try #require(throws: WebImageError.self) { try PNGCoder().decode(data) }
         #expect(error.code == .imageTooLarge)
-        #expect(error.message.contains("60 frames"))
         #expect(error.message.contains("8192x8192"))
-        #expect(error.message.contains("\(1 << 28) pixels per image"))
+        #expect(error.message.contains("limit of 50000000 pixels"), "\(error.message)")
+        var options = ImageDecodeOptions()
+        options.maxPixelCount = 8192 * 8192
+        let total = try #require(throws: WebImageError.self) { try PNGCoder().decode(data, options: options) }
+        #expect(total.message.contains("60 frames of 8192x8192"), "\(total.message)")
+        #expect(total.message.contains("limit of 100000000 pixels per image"), "\(total.message)")
+        options.thumbnailPixelSize = PixelSize(width: 100, height: 100)
+        #expect(throws: WebImageError.self) { try PNGCoder().decode(data, options: options) }
     }
 
     @Test func anAPNGWithinTheBudgetDecodesAndOneOverIsRefused() throws {
@@ -139,7 +181,10 @@ import WebImageCore
         #expect(try image.frame(at: 5).bitmap.size == PixelSize(width: 4, height: 4))
         options.maxTotalPixelCount = 6 * 4 * 4 - 1
         #expect(throws: WebImageError.self) { try PNGCoder().decode(data, options: options) }
+        // A thumbnail counts the source pixels too.
         options.thumbnailPixelSize = PixelSize(width: 2, height: 2)
+        #expect(throws: WebImageError.self) { try PNGCoder().decode(data, options: options) }
+        options.maxTotalPixelCount = 6 * 4 * 4
         #expect(try PNGCoder().decode(data, options: options).frameCount == 6)
     }
 

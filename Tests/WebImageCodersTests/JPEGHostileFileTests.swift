@@ -46,16 +46,22 @@ import WebImageCore
             + [UInt8](repeating: 0x20, count: count) + [UInt8](bytes[2...])
     }
 
-    /// The file: a few KB claiming 16000 x 16000 (under the default pixel limit) needs
-    /// 768 MB of coefficients plus a 1 GB bitmap, over the 1 GiB budget: refused from the header.
+    /// The file: a few KB claiming 16000 x 16000. The default 50 MP limit refuses it
+    /// from its size; with a 256 MP limit (1 GiB budget) it passes that check but needs 768 MB of
+    /// coefficients plus a 1 GB bitmap, over the budget: refused from the header too.
     @Test func hugeProgressiveFileIsRefusedBeforeTheCoefficientBuffer() throws {
         let bytes = try withDimensions(try progressive(), width: 16000, height: 16000)
-        #expect(16000 * 16000 <= ImageDecodeOptions.defaultMaxPixelCount)
-        let error = try #require(throws: WebImageError.self) { try coder.decode(Data(bytes)) }
+        #expect(16000 * 16000 > ImageDecodeOptions.defaultMaxPixelCount)
+        let bySize = try #require(throws: WebImageError.self) { try coder.decode(Data(bytes)) }
+        #expect(bySize.code == .imageTooLarge)
+        var options = ImageDecodeOptions()
+        options.maxPixelCount = 1 << 28
+        options.maxTotalPixelCount = 1 << 28
+        let error = try #require(throws: WebImageError.self) { try coder.decode(Data(bytes), options: options) }
         #expect(error.code == .imageTooLarge)
         // Y: 2000 x 2000 blocks, Cb and Cr: 1000 x 1000 blocks, 128 bytes each.
         #expect(error.message.contains("\(6_000_000 * 128) bytes of DCT coefficients"), "\(error.message)")
-        #expect(error.message.contains("budget of \(ImageDecodeOptions.defaultMaxPixelCount * 4) bytes"))
+        #expect(error.message.contains("budget of \((1 << 28) * 4) bytes"))
     }
 
     /// 64 x 64 at 4:2:0: 96 blocks of 128 bytes plus 64 x 64 x 4 bytes of pixels = 28672 bytes,

@@ -21,7 +21,8 @@ public import WebImageCore
 /// Progressive (multi-scan) files make libjpeg hold every DCT coefficient of the image (2 bytes
 /// per sample of every component, whatever the output size): such a file is refused with
 /// ``WebImageError/Code/imageTooLarge`` from its header when that buffer plus the output bitmap
-/// is over the decode's memory budget of 4 bytes per pixel of `maxPixelCount`. Progressive files
+/// is over the decode's memory budget of 4 bytes per pixel of `maxPixelCount` (200 MB with the
+/// default 50 MP). Progressive files
 /// with more scans than their size justifies (`bytes / 256`, at least 100, at most 500) are
 /// refused with ``WebImageError/Code/imageTooLarge`` too: each scan is a pass over the whole
 /// image, so thousands of tiny scans are a CPU bomb.

@@ -210,8 +210,8 @@ extension WebImageContext {
         get { self[WebImageContextKeys.ImageScaleDownLimitBytes.self] }
         set { self[WebImageContextKeys.ImageScaleDownLimitBytes.self] = newValue }
     }
-    /// The pixel budget of a whole image, frames x decoded width x height
-    /// (``ImageDecodeOptions/maxTotalPixelCount``; default 256 megapixels).
+    /// The pixel budget of a whole image, frames x source width x height, thumbnails included
+    /// (``ImageDecodeOptions/maxTotalPixelCount``; default 100 megapixels).
     public var imageMaxTotalPixelCount: Int? {
         get { self[WebImageContextKeys.ImageMaxTotalPixelCount.self] }
         set { self[WebImageContextKeys.ImageMaxTotalPixelCount.self] = newValue }

@@ -1,12 +1,15 @@
 /// How a coder decodes (SDWebImage's `SDImageCoderOptions` for decoding).
 public struct ImageDecodeOptions: Sendable {
-    /// The default pixel limit: 256 megapixels (1 GiB of RGBA8). Coders check it against the
-    /// header before they allocate pixels.
-    public static let defaultMaxPixelCount = 1 << 28
-    /// The default budget for a whole image: 256 megapixels across all frames (1 GiB of RGBA8),
-    /// the same as one frame may have, so that any image a single frame may be still decodes,
-    /// while frames x pixels of an animation cannot reach gigabytes.
-    public static let defaultMaxTotalPixelCount = 1 << 28
+    /// The default pixel limit of one source frame: 50 megapixels (200 MB of RGBA8), imgproxy's
+    /// figure. A 48 MP phone photo passes; 16000x16000 is refused from the header, before any
+    /// allocation. Coders check it against the header before they allocate pixels.
+    public static let defaultMaxPixelCount = 50_000_000
+    /// The default budget for a whole image: 100 megapixels of source across all frames
+    /// (frames x the source canvas's width x height), two frames at the per-frame limit. It
+    /// counts source pixels, not decoded ones, because GIF and APNG must decompress every
+    /// frame's full data even for a thumbnail: the time a decode takes grows with the source
+    /// pixels, so a thumbnail does not escape the budget.
+    public static let defaultMaxTotalPixelCount = 100_000_000
     /// The default frame limit: 10,000 frames (over 16 minutes at 10 fps, far more than real
     /// animations have, while a file of millions of tiny frames is refused).
     public static let defaultMaxFrameCount = 10_000
@@ -28,12 +31,15 @@ public struct ImageDecodeOptions: Sendable {
     public var fileExtensionHint: String?
     /// Apply the EXIF orientation to the pixels (default `true`); `false` keeps the raw pixels.
     public var applyOrientation = true
-    /// Refuse images with more pixels than this (header-checked, before any allocation).
+    /// Refuse images with more pixels than this in one source frame (header-checked, before any
+    /// allocation; default ``defaultMaxPixelCount``, 50 megapixels). Applies to the source size,
+    /// whatever size the image is decoded at.
     public var maxPixelCount = ImageDecodeOptions.defaultMaxPixelCount
-    /// Refuse images whose frames together have more pixels than this: frames x width x height
-    /// of the decoded size (the thumbnail's size with ``thumbnailPixelSize`` or
-    /// ``scaleDownLimitBytes``; ``maxPixelCount`` still applies to the source's frames). Checked
-    /// from the headers before any frame is decoded; ``WebImageError/Code/imageTooLarge`` if over.
+    /// Refuse images whose frames together have more source pixels than this: frames x the
+    /// source canvas's width x height (default ``defaultMaxTotalPixelCount``, 100 megapixels).
+    /// A thumbnail or scale-down decode counts the source too, since every frame's data is still
+    /// decompressed in full. Checked from the headers before any frame is decoded;
+    /// ``WebImageError/Code/imageTooLarge`` if over.
     public var maxTotalPixelCount = ImageDecodeOptions.defaultMaxTotalPixelCount
     /// Refuse animations of more frames than this (checked from the headers before any frame is
     /// decoded; not with ``firstFrameOnly``); ``WebImageError/Code/imageTooLarge`` if over.

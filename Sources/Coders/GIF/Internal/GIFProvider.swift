@@ -6,6 +6,14 @@ import WebImageCore
 /// browsers do, 3 restores what was under it; transparent pixels never overwrite the canvas).
 /// Images that reach past the logical screen are clipped to it.
 ///
+/// Thumbnails (a ``pixelSize`` smaller than the screen) are composited at thumbnail size: each
+/// frame's LZW data is decoded a row at a time and its rows area-averaged into the frame's
+/// rectangle mapped onto a canvas of the thumbnail's size (``ThumbnailGrid``,
+/// ``FrameDownsampler``), transparency and disposal applied at that scale, so no screen-size
+/// canvas or frame is ever allocated: memory grows with the thumbnail, not the source. Frame
+/// edges that fall inside a thumbnail pixel are approximated (see ``FrameDownsampler``). A
+/// full-size decode composites at full size, as before.
+///
 /// Thread-safety: the canvas sits in a `Locked` (Core's mutex); frames are rendered under it
 /// (only this provider's own code runs there), so concurrent callers take turns.
 final class GIFProvider: AnimatedImageProvider {
@@ -23,13 +31,15 @@ final class GIFProvider: AnimatedImageProvider {
     /// delay is derived: ``FrameDuration/played(stated:frameCount:)``).
     private let statedDurations: [Double]
     private let canvas: Locked<AnimationCanvas>
+    /// The mapping onto the thumbnail's canvas, `nil` for a full-size decode.
+    private let grid: ThumbnailGrid?
 
     init(data: Data, options: ImageDecodeOptions) throws {
         let file = try data.withUnsafeBytes { try GIFFile.parse($0, options: options) }
         let canvasSize = PixelSize(width: file.width, height: file.height)
         let frameCount = options.firstFrameOnly ? 1 : file.frames.count
         let pixelSize = options.targetPixelSize(for: canvasSize, frameCount: frameCount)
-        try PixelLimit.checkTotal(frameCount: frameCount, decodedSize: pixelSize, options: options, format: "GIF", byteCount: data.count)
+        try PixelLimit.checkTotal(frameCount: frameCount, frameSize: canvasSize, options: options, format: "GIF", byteCount: data.count)
         var frames: [GIFFile.Frame] = []
         var layouts: [AnimationFrameLayout] = []
         for frame in options.firstFrameOnly ? [file.frames[0]] : file.frames {
@@ -60,7 +70,14 @@ final class GIFProvider: AnimatedImageProvider {
             frame.transparentIndex != nil || frame.partial || layout.width != canvasSize.width || layout.height != canvasSize.height
         }
         self.pixelSize = pixelSize
-        self.canvas = Locked(try AnimationCanvas(width: canvasSize.width, height: canvasSize.height, frames: layouts))
+        if pixelSize != canvasSize {
+            let grid = ThumbnailGrid(source: canvasSize, target: pixelSize)
+            self.grid = grid
+            self.canvas = Locked(try AnimationCanvas(width: pixelSize.width, height: pixelSize.height, frames: layouts.map(grid.map)))
+        } else {
+            self.grid = nil
+            self.canvas = Locked(try AnimationCanvas(width: canvasSize.width, height: canvasSize.height, frames: layouts))
+        }
     }
 
     var isThumbnail: Bool { pixelSize != canvasSize }
@@ -81,10 +98,55 @@ final class GIFProvider: AnimatedImageProvider {
         }
         let pixels = canvas.withLock { canvas in
             // Decoding a GIF frame never throws: missing or corrupt data leaves pixels transparent.
-            (try? canvas.render(index) { frameIndex in self.decodeFrame(frameIndex) }) ?? canvas.pixels
+            (try? canvas.render(index) { frameIndex in
+                if let grid { return self.decodeFrame(frameIndex, downsampledOn: grid) }
+                return self.decodeFrame(frameIndex)
+            }) ?? canvas.pixels
         }
-        let bitmap = try Bitmap(width: canvasSize.width, height: canvasSize.height, bytes: pixels, hasAlpha: hasAlpha)
-        return try Thumbnail.resize(bitmap, to: pixelSize)
+        return try Bitmap(width: pixelSize.width, height: pixelSize.height, bytes: pixels, hasAlpha: hasAlpha)
+    }
+
+    /// The LZW data of frame `frame`, its sub-blocks joined.
+    private func compressedData(of frame: GIFFile.Frame) -> [UInt8] {
+        var compressed: [UInt8] = []
+        animatedImageData.withUnsafeBytes { raw in
+            compressed.reserveCapacity(frame.data.reduce(0) { $0 + $1.count })
+            for range in frame.data { compressed.append(contentsOf: raw[range]) }
+        }
+        return compressed
+    }
+
+    /// The RGBA8 pixels of frame `index`'s clipped region mapped onto `grid`'s target canvas
+    /// (``ThumbnailGrid/map(_:)``), decoded a row at a time and area-averaged: only one row of
+    /// indices and one of colors at source size are held. Missing and transparent-index pixels
+    /// count as transparent.
+    private func decodeFrame(_ index: Int, downsampledOn grid: ThumbnailGrid) -> [UInt8] {
+        let frame = frames[index]
+        let layout = layouts[index]
+        guard layout.width > 0, layout.height > 0 else { return [] }
+        var sampler = FrameDownsampler(layout: layout, grid: grid)
+        let stream = LZWStream(input: compressedData(of: frame), minimumCodeSize: frame.minimumCodeSize, total: frame.width * frame.height)
+        let offsetX = layout.x - frame.x, offsetY = layout.y - frame.y
+        var indices = [UInt8](repeating: 0, count: frame.width)
+        var colors = [UInt32](repeating: 0, count: layout.width)
+        frame.palette.withUnsafeBufferPointer { palette in
+            indices.withUnsafeMutableBufferPointer { indices in
+                colors.withUnsafeMutableBufferPointer { colors in
+                    for row in 0..<frame.height {
+                        let decoded = stream.read(into: indices)
+                        let y = frame.interlaced ? Self.interlacedRow(row, height: frame.height) : row
+                        let regionY = y - offsetY
+                        let available = min(layout.width, decoded - offsetX)
+                        if regionY >= 0, regionY < layout.height, available > 0 {
+                            for x in 0..<available { colors[x] = palette[Int(indices[offsetX + x])] }
+                            sampler.add(row: layout.y + regionY, pixels: UnsafeRawPointer(colors.baseAddress!), firstColumn: 0, count: available)
+                        }
+                        if decoded < frame.width { break }
+                    }
+                }
+            }
+        }
+        return sampler.finish()
     }
 
     /// The RGBA8 pixels of frame `index`'s clipped region; pixels whose data is missing and
@@ -93,11 +155,7 @@ final class GIFProvider: AnimatedImageProvider {
         let frame = frames[index]
         let layout = layouts[index]
         guard layout.width > 0, layout.height > 0 else { return [] }
-        var compressed: [UInt8] = []
-        animatedImageData.withUnsafeBytes { raw in
-            compressed.reserveCapacity(frame.data.reduce(0) { $0 + $1.count })
-            for range in frame.data { compressed.append(contentsOf: raw[range]) }
-        }
+        let compressed = compressedData(of: frame)
         let total = frame.width * frame.height
         var indices = [UInt8](repeating: 0, count: total)
         let decoded = compressed.withUnsafeBufferPointer { input in

@@ -14,7 +14,7 @@ enum JPEGDecoding {
     }
 
     /// The memory budget of one decode, in bytes: 4 bytes per pixel of `options.maxPixelCount`
-    /// (what the largest allowed RGBA bitmap needs).
+    /// (what the largest allowed RGBA bitmap needs; 200 MB with the default 50 MP).
     static func memoryBudget(_ options: ImageDecodeOptions) -> Int {
         options.maxPixelCount.multipliedReportingOverflow(by: 4).overflow ? Int.max : options.maxPixelCount * 4
     }

@@ -5,6 +5,16 @@ import WebImageCore
 /// then decodes and composites frames on demand (dispose none / background / previous,
 /// blend source / over).
 ///
+/// Thumbnails (a ``pixelSize`` smaller than the canvas) are composited at thumbnail size: each
+/// frame is inflated and unfiltered a row at a time and its rows area-averaged into the frame's
+/// rectangle mapped onto a canvas of the thumbnail's size (``ThumbnailGrid``,
+/// ``FrameDownsampler``); blend and dispose operations, the dispose-to-previous copy included,
+/// apply at that scale. No canvas-size canvas or frame is ever allocated: memory grows with
+/// the thumbnail, not the source (every frame's data is still inflated in full, which is why
+/// ``ImageDecodeOptions/maxTotalPixelCount`` counts source pixels). Frame edges that fall inside
+/// a thumbnail pixel are approximated (see ``FrameDownsampler``). A full-size decode composites
+/// at full size, as before.
+///
 /// Thread-safety: the canvas sits in a `Locked` (Core's mutex); frames are rendered under it (only this
 /// provider's own code runs there), so concurrent callers take turns.
 final class APNGProvider: AnimatedImageProvider {
@@ -22,6 +32,10 @@ final class APNGProvider: AnimatedImageProvider {
     /// ``FrameDuration/played(stated:frameCount:)``).
     private let statedDurations: [Double]
     private let canvas: Locked<AnimationCanvas>
+    /// Each frame's rectangle on the source canvas, with its blend and disposal.
+    private let layouts: [AnimationFrameLayout]
+    /// The mapping onto the thumbnail's canvas, `nil` for a full-size decode.
+    private let grid: ThumbnailGrid?
 
     /// - Parameter firstFrameOnly: Expose only the first frame.
     init(data: Data, options: ImageDecodeOptions) throws {
@@ -38,7 +52,7 @@ final class APNGProvider: AnimatedImageProvider {
         }
         if options.firstFrameOnly { frames = [frames[0]] }
         let pixelSize = options.targetPixelSize(for: canvasSize, frameCount: frames.count)
-        try PixelLimit.checkTotal(frameCount: frames.count, decodedSize: pixelSize, options: options, format: "PNG", byteCount: data.count)
+        try PixelLimit.checkTotal(frameCount: frames.count, frameSize: canvasSize, options: options, format: "PNG", byteCount: data.count)
         var layouts: [AnimationFrameLayout] = []
         var statedDurations: [Double] = []
         var coversAll = true
@@ -69,7 +83,16 @@ final class APNGProvider: AnimatedImageProvider {
         self.loopCount = frames.count > 1 || (!options.firstFrameOnly && !file.defaultImageIsFirstFrame) ? file.numPlays : nil
         self.hasAlpha = file.hasTransparency || !coversAll || layouts.contains { $0.disposal == .background && $0.width * $0.height != canvasSize.width * canvasSize.height }
         self.pixelSize = pixelSize
-        self.canvas = Locked(try AnimationCanvas(width: canvasSize.width, height: canvasSize.height, frames: layouts))
+        self.layouts = layouts
+        if pixelSize != canvasSize {
+            // PNGFile keeps only frames whose rectangle is inside the canvas, so they map inside the thumbnail's.
+            let grid = ThumbnailGrid(source: canvasSize, target: pixelSize)
+            self.grid = grid
+            self.canvas = Locked(try AnimationCanvas(width: pixelSize.width, height: pixelSize.height, frames: layouts.map(grid.map)))
+        } else {
+            self.grid = nil
+            self.canvas = Locked(try AnimationCanvas(width: canvasSize.width, height: canvasSize.height, frames: layouts))
+        }
     }
 
     /// Whether the frames are decoded smaller than the canvas.
@@ -96,11 +119,18 @@ final class APNGProvider: AnimatedImageProvider {
             try canvas.render(index) { frameIndex in
                 let frame = frames[frameIndex]
                 return try animatedImageData.withUnsafeBytes { raw in
-                    try PNGDecoding.pixels(raw, file: file, ranges: frame.data, width: frame.control.width, height: frame.control.height).bytes
+                    if let grid {
+                        var sampler = FrameDownsampler(layout: layouts[frameIndex], grid: grid)
+                        let y = frame.control.y
+                        _ = try PNGRaster.decodeRows(raw, ranges: frame.data, width: frame.control.width, height: frame.control.height, format: file.format) { row, column, step, pixels, count in
+                            sampler.add(row: y + row, pixels: pixels, firstColumn: column, step: step, count: count)
+                        }
+                        return sampler.finish()
+                    }
+                    return try PNGDecoding.pixels(raw, file: file, ranges: frame.data, width: frame.control.width, height: frame.control.height).bytes
                 }
             }
         }
-        let bitmap = try Bitmap(width: canvasSize.width, height: canvasSize.height, bytes: pixels, hasAlpha: hasAlpha)
-        return try Thumbnail.resize(bitmap, to: pixelSize)
+        return try Bitmap(width: pixelSize.width, height: pixelSize.height, bytes: pixels, hasAlpha: hasAlpha)
     }
 }

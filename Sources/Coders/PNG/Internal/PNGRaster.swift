@@ -76,6 +76,48 @@ enum PNGRaster {
         return true
     }
 
+    /// Decodes `width` x `height` pixels from the compressed ranges of `bytes` a row at a time,
+    /// handing each row to `row` as RGBA8 instead of storing the image (for decoding at
+    /// thumbnail size: only two rows of filtered data and one converted row are held).
+    /// - Parameter row: Called with the image row `y`, the column of the first pixel, the
+    ///   distance between pixels in columns (1; an Adam7 pass's step when interlaced), the
+    ///   pixels (RGBA8, straight alpha, packed) and their count. Every pixel is handed over once;
+    ///   pixels of rows that never arrive are not.
+    /// - Returns: `true` if every row was decoded; `false` if the data ran out first.
+    /// - Throws: ``WebImageError/Code/badImageData`` for a corrupt deflate stream or filter type.
+    static func decodeRows(
+        _ bytes: UnsafeRawBufferPointer, ranges: [Range<Int>], width: Int, height: Int,
+        format: PNGFile.PixelFormat, row: (_ y: Int, _ firstColumn: Int, _ step: Int, _ pixels: UnsafeRawPointer, _ count: Int) -> Void
+    ) throws -> Bool {
+        let source = try InflateSource(bytes: bytes, ranges: ranges)
+        let bitsPerPixel = format.bitsPerPixel
+        let filterStride = max(1, bitsPerPixel / 8)
+        let converter = RowConverter(format: format)
+        var line = [UInt8](repeating: 0, count: width * 4)
+        let passes = format.interlaced ? adam7 : [(0, 0, 1, 1)]
+        for (x0, y0, dx, dy) in passes {
+            let passWidth = width > x0 ? (width - x0 + dx - 1) / dx : 0
+            let passHeight = height > y0 ? (height - y0 + dy - 1) / dy : 0
+            guard passWidth > 0, passHeight > 0 else { continue }
+            let rowBytes = (passWidth * bitsPerPixel + 7) / 8
+            var current = [UInt8](repeating: 0, count: rowBytes + 1)
+            var previous = [UInt8](repeating: 0, count: rowBytes + 1)
+            for index in 0..<passHeight {
+                let got = try current.withUnsafeMutableBufferPointer { try source.read(into: $0) }
+                guard got else { return false }
+                try unfilter(&current, previous: previous, stride: filterStride)
+                current.withUnsafeBufferPointer { filtered in
+                    line.withUnsafeMutableBufferPointer { line in
+                        converter.convert(filtered, width: passWidth, into: line.baseAddress!)
+                        row(y0 + index * dy, x0, dx, UnsafeRawPointer(line.baseAddress!), passWidth)
+                    }
+                }
+                swap(&current, &previous)
+            }
+        }
+        return true
+    }
+
     /// Undoes the row filter in place. `row[0]` is the filter type; `previous` is the previous
     /// unfiltered row of the same pass (zeros for the first).
     static func unfilter(_ row: inout [UInt8], previous: [UInt8], stride: Int) throws {

@@ -4,8 +4,7 @@ import WebImageCore
 enum PixelLimit {
     /// Throws ``WebImageError/Code/badImageData`` for an empty size and
     /// ``WebImageError/Code/imageTooLarge`` when `size` has more pixels than
-    /// `options.maxPixelCount` (or overflows), or when one frame of the size it is decoded at
-    /// (``ImageDecodeOptions/targetPixelSize(for:frameCount:)``) is over
+    /// `options.maxPixelCount` (or overflows), or when the one frame's source size is over
     /// `options.maxTotalPixelCount`. Animations check their frames with ``checkTotal``.
     /// - Parameters:
     ///   - size: The size the header claims.
@@ -21,21 +20,22 @@ enum PixelLimit {
                 "\(format) image of \(size) (\(byteCount) bytes of data) is over the limit of \(options.maxPixelCount) pixels"
             )
         }
-        try checkTotal(frameCount: 1, decodedSize: options.targetPixelSize(for: size), options: options, format: format, byteCount: byteCount)
+        try checkTotal(frameCount: 1, frameSize: size, options: options, format: format, byteCount: byteCount)
     }
 
     /// Throws ``WebImageError/Code/imageTooLarge`` when an animation of `frameCount` frames has
-    /// more than `options.maxFrameCount` frames, or when `frameCount` x `decodedSize` (the size
-    /// the frames are decoded at, a thumbnail's if smaller) is over `options.maxTotalPixelCount`
-    /// (or overflows). Made from the headers, before any frame is decoded.
-    static func checkTotal(frameCount: Int, decodedSize: PixelSize, options: ImageDecodeOptions, format: String, byteCount: Int) throws {
+    /// more than `options.maxFrameCount` frames, or when `frameCount` x `frameSize` (the source
+    /// canvas, whatever size the frames are decoded at: a thumbnail still decompresses every
+    /// source pixel) is over `options.maxTotalPixelCount` (or overflows). Made from the
+    /// headers, before any frame is decoded.
+    static func checkTotal(frameCount: Int, frameSize: PixelSize, options: ImageDecodeOptions, format: String, byteCount: Int) throws {
         try checkFrameCount(frameCount, options: options, format: format, byteCount: byteCount)
-        let perFrame = decodedSize.pixelCount ?? Int.max
+        let perFrame = frameSize.pixelCount ?? Int.max
         let (total, overflow) = perFrame.multipliedReportingOverflow(by: max(1, frameCount))
         guard !overflow, total <= options.maxTotalPixelCount else {
             throw WebImageError(
                 .imageTooLarge,
-                "\(format) image of \(frameCount) frame\(frameCount == 1 ? "" : "s") of \(decodedSize) (\(overflow ? "over \(Int.max)" : "\(total)") pixels in all, \(byteCount) bytes of data) is over the limit of \(options.maxTotalPixelCount) pixels per image"
+                "\(format) image of \(frameCount) frame\(frameCount == 1 ? "" : "s") of \(frameSize) (\(overflow ? "over \(Int.max)" : "\(total)") source pixels in all, \(byteCount) bytes of data) is over the limit of \(options.maxTotalPixelCount) pixels per image"
             )
         }
     }
