@@ -131,9 +131,40 @@ import WebImageCore
         return (largest, Double(total) / Double(max(1, count)))
     }
 
+    /// `bitmap` box-averaged (premultiplied) to `size`, source pixel (x, y) falling in target
+    /// pixel (x * width / source width, y * height / source height): the pixel-to-box mapping the
+    /// thumbnail decode uses, so that only its compositing approximations remain in the
+    /// difference (Core's box filter weighs fractional pixels at non-integer ratios).
+    static func boxDownscale(_ bitmap: Bitmap, to size: PixelSize) throws -> Bitmap {
+        var sums = [Int](repeating: 0, count: size.width * size.height * 5)
+        for y in 0..<bitmap.height {
+            for x in 0..<bitmap.width {
+                let p = bitmap[x, y]
+                let index = ((y * size.height / bitmap.height) * size.width + x * size.width / bitmap.width) * 5
+                let alpha = Int(p.alpha)
+                sums[index] += Int(p.red) * alpha
+                sums[index + 1] += Int(p.green) * alpha
+                sums[index + 2] += Int(p.blue) * alpha
+                sums[index + 3] += alpha
+                sums[index + 4] += 1
+            }
+        }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: sums.count, by: 5) {
+            let alphaSum = sums[index + 3]
+            guard alphaSum > 0 else {
+                bytes += [0, 0, 0, 0]
+                continue
+            }
+            bytes += (0..<3).map { UInt8((sums[index + $0] + alphaSum / 2) / alphaSum) }
+            bytes.append(UInt8((alphaSum + sums[index + 4] / 2) / sums[index + 4]))
+        }
+        return try Bitmap(width: size.width, height: size.height, bytes: bytes, hasAlpha: true)
+    }
+
     /// Every frame of `data` decoded as a `target` thumbnail against the full decode downscaled
-    /// with a box filter.
-    static func compare(_ data: Data, coder: any AnimatedImageCoder, target: PixelSize) throws -> [(max: Int, mean: Double)] {
+    /// with Core's box filter (`exactBoxes: false`) or ``boxDownscale(_:to:)``.
+    static func compare(_ data: Data, coder: any AnimatedImageCoder, target: PixelSize, exactBoxes: Bool = false) throws -> [(max: Int, mean: Double)] {
         var options = ImageDecodeOptions()
         options.thumbnailPixelSize = target
         options.preserveAspectRatio = false
@@ -142,10 +173,11 @@ import WebImageCore
         #expect(thumbnail.pixelSize == target)
         #expect(thumbnail.frameCount == full.frameCount)
         return try (0..<full.frameCount).map { index in
-            let reference = try full.frame(at: index).resampled(to: target, filter: .box)
-            let frame = try thumbnail.frame(at: index)
-            #expect(frame.size == target)
-            return difference(frame, reference)
+            let frame = try full.frame(at: index)
+            let reference = exactBoxes ? try boxDownscale(frame, to: target) : try frame.resampled(to: target, filter: .box)
+            let small = try thumbnail.frame(at: index)
+            #expect(small.size == target)
+            return difference(small, reference)
         }
     }
 
@@ -160,9 +192,11 @@ import WebImageCore
 
     @Test func aGIFThumbnailOffTheGridIsCloseToTheFullDecodeDownscaled() throws {
         for target in [PixelSize(width: 10, height: 10), PixelSize(width: 13, height: 7)] {
-            let differences = try Self.compare(Self.gif(offset: 1), coder: GIFCoder(), target: target)
+            let differences = try Self.compare(Self.gif(offset: 1), coder: GIFCoder(), target: target, exactBoxes: true)
             for (index, difference) in differences.enumerated() {
-                #expect(difference.mean <= 40, "\(target) frame \(index): \(difference)")
+                // Measured: mean 0-6.1, largest 76 (a thumbnail pixel at a frame edge over
+                // detailed content, where the box under the frame is not one colour).
+                #expect(difference.mean <= 8 && difference.max <= 96, "\(target) frame \(index): \(difference)")
             }
         }
     }
@@ -192,9 +226,11 @@ import WebImageCore
 
     @Test func anAPNGThumbnailOffTheGridIsCloseToTheFullDecodeDownscaled() throws {
         for target in [PixelSize(width: 10, height: 10), PixelSize(width: 13, height: 7)] {
-            let differences = try Self.compare(Self.apng(offset: 1), coder: PNGCoder(), target: target)
+            let differences = try Self.compare(Self.apng(offset: 1), coder: PNGCoder(), target: target, exactBoxes: true)
             for (index, difference) in differences.enumerated() {
-                #expect(difference.mean <= 40, "\(target) frame \(index): \(difference)")
+                // Measured: mean 0-6.1, largest 76 (a thumbnail pixel at a frame edge over
+                // detailed content, where the box under the frame is not one colour).
+                #expect(difference.mean <= 8 && difference.max <= 96, "\(target) frame \(index): \(difference)")
             }
         }
     }

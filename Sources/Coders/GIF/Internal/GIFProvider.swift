@@ -30,9 +30,10 @@ final class GIFProvider: AnimatedImageProvider {
     /// Each frame's delay as the file states it, in seconds, 0 for a single frame (the played
     /// delay is derived: ``FrameDuration/played(stated:frameCount:)``).
     private let statedDurations: [Double]
-    private let canvas: Locked<AnimationCanvas>
-    /// The mapping onto the thumbnail's canvas, `nil` for a full-size decode.
-    private let grid: ThumbnailGrid?
+    /// The full-size canvas, `nil` for a thumbnail.
+    private let canvas: Locked<AnimationCanvas>?
+    /// The thumbnail-size canvas, `nil` for a full-size decode.
+    private let scaledCanvas: Locked<ScaledAnimationCanvas>?
 
     init(data: Data, options: ImageDecodeOptions) throws {
         let file = try data.withUnsafeBytes { try GIFFile.parse($0, options: options) }
@@ -71,12 +72,11 @@ final class GIFProvider: AnimatedImageProvider {
         }
         self.pixelSize = pixelSize
         if pixelSize != canvasSize {
-            let grid = ThumbnailGrid(source: canvasSize, target: pixelSize)
-            self.grid = grid
-            self.canvas = Locked(try AnimationCanvas(width: pixelSize.width, height: pixelSize.height, frames: layouts.map(grid.map)))
+            self.canvas = nil
+            self.scaledCanvas = Locked(ScaledAnimationCanvas(grid: ThumbnailGrid(source: canvasSize, target: pixelSize), frames: layouts))
         } else {
-            self.grid = nil
             self.canvas = Locked(try AnimationCanvas(width: canvasSize.width, height: canvasSize.height, frames: layouts))
+            self.scaledCanvas = nil
         }
     }
 
@@ -96,12 +96,17 @@ final class GIFProvider: AnimatedImageProvider {
         guard index >= 0, index < frameCount else {
             throw WebImageError(.invalidArgument, "frame index \(index) is outside 0..<\(frameCount)")
         }
-        let pixels = canvas.withLock { canvas in
-            // Decoding a GIF frame never throws: missing or corrupt data leaves pixels transparent.
-            (try? canvas.render(index) { frameIndex in
-                if let grid { return self.decodeFrame(frameIndex, downsampledOn: grid) }
-                return self.decodeFrame(frameIndex)
-            }) ?? canvas.pixels
+        let pixels: [UInt8]
+        if let scaledCanvas {
+            pixels = try scaledCanvas.withLock { canvas in
+                let grid = canvas.grid
+                return try canvas.render(index) { frameIndex in self.decodeFrame(frameIndex, downsampledOn: grid) }
+            }
+        } else {
+            pixels = canvas!.withLock { canvas in
+                // Decoding a GIF frame never throws: missing or corrupt data leaves pixels transparent.
+                (try? canvas.render(index) { frameIndex in self.decodeFrame(frameIndex) }) ?? canvas.pixels
+            }
         }
         return try Bitmap(width: pixelSize.width, height: pixelSize.height, bytes: pixels, hasAlpha: hasAlpha)
     }
@@ -116,15 +121,14 @@ final class GIFProvider: AnimatedImageProvider {
         return compressed
     }
 
-    /// The RGBA8 pixels of frame `index`'s clipped region mapped onto `grid`'s target canvas
-    /// (``ThumbnailGrid/map(_:)``), decoded a row at a time and area-averaged: only one row of
-    /// indices and one of colors at source size are held. Missing and transparent-index pixels
-    /// count as transparent.
-    private func decodeFrame(_ index: Int, downsampledOn grid: ThumbnailGrid) -> [UInt8] {
+    /// Frame `index`'s clipped region area-averaged onto `grid`'s target canvas, decoded a row
+    /// at a time: only one row of indices and one of colors at source size are held. Missing
+    /// and transparent-index pixels count as transparent.
+    private func decodeFrame(_ index: Int, downsampledOn grid: ThumbnailGrid) -> FrameDownsampler {
         let frame = frames[index]
         let layout = layouts[index]
-        guard layout.width > 0, layout.height > 0 else { return [] }
         var sampler = FrameDownsampler(layout: layout, grid: grid)
+        guard layout.width > 0, layout.height > 0 else { return sampler }
         let stream = LZWStream(input: compressedData(of: frame), minimumCodeSize: frame.minimumCodeSize, total: frame.width * frame.height)
         let offsetX = layout.x - frame.x, offsetY = layout.y - frame.y
         var indices = [UInt8](repeating: 0, count: frame.width)
@@ -146,7 +150,7 @@ final class GIFProvider: AnimatedImageProvider {
                 }
             }
         }
-        return sampler.finish()
+        return sampler
     }
 
     /// The RGBA8 pixels of frame `index`'s clipped region; pixels whose data is missing and

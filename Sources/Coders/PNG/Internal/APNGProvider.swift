@@ -31,11 +31,10 @@ final class APNGProvider: AnimatedImageProvider {
     /// denominator meaning 100), 0 for a single frame (the played delay is derived:
     /// ``FrameDuration/played(stated:frameCount:)``).
     private let statedDurations: [Double]
-    private let canvas: Locked<AnimationCanvas>
-    /// Each frame's rectangle on the source canvas, with its blend and disposal.
-    private let layouts: [AnimationFrameLayout]
-    /// The mapping onto the thumbnail's canvas, `nil` for a full-size decode.
-    private let grid: ThumbnailGrid?
+    /// The full-size canvas, `nil` for a thumbnail.
+    private let canvas: Locked<AnimationCanvas>?
+    /// The thumbnail-size canvas, `nil` for a full-size decode.
+    private let scaledCanvas: Locked<ScaledAnimationCanvas>?
 
     /// - Parameter firstFrameOnly: Expose only the first frame.
     init(data: Data, options: ImageDecodeOptions) throws {
@@ -83,15 +82,13 @@ final class APNGProvider: AnimatedImageProvider {
         self.loopCount = frames.count > 1 || (!options.firstFrameOnly && !file.defaultImageIsFirstFrame) ? file.numPlays : nil
         self.hasAlpha = file.hasTransparency || !coversAll || layouts.contains { $0.disposal == .background && $0.width * $0.height != canvasSize.width * canvasSize.height }
         self.pixelSize = pixelSize
-        self.layouts = layouts
         if pixelSize != canvasSize {
-            // PNGFile keeps only frames whose rectangle is inside the canvas, so they map inside the thumbnail's.
-            let grid = ThumbnailGrid(source: canvasSize, target: pixelSize)
-            self.grid = grid
-            self.canvas = Locked(try AnimationCanvas(width: pixelSize.width, height: pixelSize.height, frames: layouts.map(grid.map)))
+            // PNGFile keeps only frames whose rectangle is inside the canvas.
+            self.canvas = nil
+            self.scaledCanvas = Locked(ScaledAnimationCanvas(grid: ThumbnailGrid(source: canvasSize, target: pixelSize), frames: layouts))
         } else {
-            self.grid = nil
             self.canvas = Locked(try AnimationCanvas(width: canvasSize.width, height: canvasSize.height, frames: layouts))
+            self.scaledCanvas = nil
         }
     }
 
@@ -115,19 +112,28 @@ final class APNGProvider: AnimatedImageProvider {
         guard index >= 0, index < frameCount else {
             throw WebImageError(.invalidArgument, "frame index \(index) is outside 0..<\(frameCount)")
         }
-        let pixels = try canvas.withLock { canvas in
-            try canvas.render(index) { frameIndex in
-                let frame = frames[frameIndex]
-                return try animatedImageData.withUnsafeBytes { raw in
-                    if let grid {
-                        var sampler = FrameDownsampler(layout: layouts[frameIndex], grid: grid)
+        if let scaledCanvas {
+            let pixels = try scaledCanvas.withLock { canvas in
+                let grid = canvas.grid, layouts = canvas.frames
+                return try canvas.render(index) { frameIndex in
+                    let frame = frames[frameIndex]
+                    var sampler = FrameDownsampler(layout: layouts[frameIndex], grid: grid)
+                    try animatedImageData.withUnsafeBytes { raw in
                         let y = frame.control.y
                         _ = try PNGRaster.decodeRows(raw, ranges: frame.data, width: frame.control.width, height: frame.control.height, format: file.format) { row, column, step, pixels, count in
                             sampler.add(row: y + row, pixels: pixels, firstColumn: column, step: step, count: count)
                         }
-                        return sampler.finish()
                     }
-                    return try PNGDecoding.pixels(raw, file: file, ranges: frame.data, width: frame.control.width, height: frame.control.height).bytes
+                    return sampler
+                }
+            }
+            return try Bitmap(width: pixelSize.width, height: pixelSize.height, bytes: pixels, hasAlpha: hasAlpha)
+        }
+        let pixels = try canvas!.withLock { canvas in
+            try canvas.render(index) { frameIndex in
+                let frame = frames[frameIndex]
+                return try animatedImageData.withUnsafeBytes { raw in
+                    try PNGDecoding.pixels(raw, file: file, ranges: frame.data, width: frame.control.width, height: frame.control.height).bytes
                 }
             }
         }

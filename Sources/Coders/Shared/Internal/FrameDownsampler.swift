@@ -9,15 +9,9 @@ import WebImageCore
 /// its source pixels), so transparent pixels do not darken their neighbours. Source pixels that
 /// never arrive (truncated data) count as transparent.
 ///
-/// The divisor of a target pixel depends on how the frame is blended:
-/// - ``AnimationFrameLayout/Blend/over`` (GIF, APNG `APNG_BLEND_OP_OVER`): the whole box of
-///   the target pixel. Where the frame covers only part of a box (its edge off the grid), the
-///   result's alpha shrinks with the coverage, and blending it over the canvas mixes in what
-///   was there, as a full-size decode downscaled would show (exact where the canvas under the
-///   box is one colour).
-/// - ``AnimationFrameLayout/Blend/source`` (`APNG_BLEND_OP_SOURCE`): only the frame's own
-///   pixels in the box, so the frame's average replaces the whole target pixel at its edges
-///   (an approximation: full size, the part of the box outside the frame would keep the canvas).
+/// Each target pixel is the mean over its whole box, so where the frame covers only part of a
+/// box (its edge off the grid) the alpha shrinks with the coverage; ``coverage()`` gives that
+/// share for ``ScaledAnimationCanvas`` to blend and dispose the edge pixels in proportion.
 struct FrameDownsampler {
     /// The frame's rectangle on the source canvas.
     let sourceRect: AnimationFrameLayout
@@ -69,45 +63,52 @@ struct FrameDownsampler {
         }
     }
 
-    /// The frame's pixels on the target canvas: `targetRect.width * targetRect.height * 4`
-    /// bytes, RGBA8 with straight alpha, rows tightly packed (what ``AnimationCanvas/render(_:decode:)``
-    /// takes for the frame's mapped rectangle).
-    func finish() -> [UInt8] {
+    /// The frame's pixels on the target canvas, premultiplied: per target pixel of
+    /// ``targetRect`` (rows tightly packed) red, green, blue and alpha as fractions of 65535,
+    /// colors multiplied by alpha, each the mean over the pixel's whole box (so a box the frame
+    /// covers only partly has its alpha scaled by the coverage).
+    func premultiplied() -> [UInt16] {
         let width = targetRect.width, height = targetRect.height
         guard width > 0, height > 0 else { return [] }
-        let wholeBox = sourceRect.blend == .over
-        let x0 = sourceRect.x, x1 = sourceRect.x + sourceRect.width
-        let y0 = sourceRect.y, y1 = sourceRect.y + sourceRect.height
-        // How many source columns (rows) each target column (row) of the rectangle counts.
-        let columnCounts = (0..<width).map { index -> UInt64 in
-            let column = targetRect.x + index
-            let start = grid.sourceX(column), end = grid.sourceX(column + 1)
-            return UInt64(wholeBox ? end - start : min(end, x1) - max(start, x0))
-        }
-        let rowCounts = (0..<height).map { index -> UInt64 in
-            let row = targetRect.y + index
-            let start = grid.sourceY(row), end = grid.sourceY(row + 1)
-            return UInt64(wholeBox ? end - start : min(end, y1) - max(start, y0))
-        }
-        return PixelBuffer.make(count: width * height * 4) { out in
-            sums.withUnsafeBufferPointer { sums in
+        let columnBoxes = (0..<width).map { grid.sourceX(targetRect.x + $0 + 1) - grid.sourceX(targetRect.x + $0) }
+        let rowBoxes = (0..<height).map { grid.sourceY(targetRect.y + $0 + 1) - grid.sourceY(targetRect.y + $0) }
+        var out = [UInt16](repeating: 0, count: width * height * 4)
+        sums.withUnsafeBufferPointer { sums in
+            out.withUnsafeMutableBufferPointer { out in
                 for row in 0..<height {
                     for column in 0..<width {
                         let index = (row * width + column) * 4
                         let alphaSum = sums[index + 3]
-                        guard alphaSum > 0 else {
-                            out[index] = 0; out[index + 1] = 0; out[index + 2] = 0; out[index + 3] = 0
-                            continue
+                        guard alphaSum > 0 else { continue }
+                        let area = UInt64(max(1, rowBoxes[row] * columnBoxes[column]))
+                        // c * a (at most 65025) -> 65535: x 257 / 255.
+                        let colorDivisor = area * 255
+                        for channel in 0..<3 {
+                            out[index + channel] = UInt16(min(65535, (sums[index + channel] * 257 + colorDivisor / 2) / colorDivisor))
                         }
-                        let area = max(1, rowCounts[row] * columnCounts[column])
-                        let half = alphaSum / 2
-                        out[index] = UInt8(min(255, (sums[index] + half) / alphaSum))
-                        out[index + 1] = UInt8(min(255, (sums[index + 1] + half) / alphaSum))
-                        out[index + 2] = UInt8(min(255, (sums[index + 2] + half) / alphaSum))
-                        out[index + 3] = UInt8(min(255, (alphaSum + area / 2) / area))
+                        out[index + 3] = UInt16(min(65535, (alphaSum * 257 + area / 2) / area))
                     }
                 }
             }
         }
+        return out
+    }
+
+    /// How much of each target pixel of ``targetRect`` the frame covers, as a fraction of 65535:
+    /// the share of its box's columns times the share of its rows inside the frame's rectangle.
+    func coverage() -> [UInt16] {
+        let width = targetRect.width, height = targetRect.height
+        guard width > 0, height > 0 else { return [] }
+        let x0 = sourceRect.x, x1 = sourceRect.x + sourceRect.width
+        let y0 = sourceRect.y, y1 = sourceRect.y + sourceRect.height
+        let columns = (0..<width).map { index -> Int in
+            let start = grid.sourceX(targetRect.x + index), end = grid.sourceX(targetRect.x + index + 1)
+            return (min(end, x1) - max(start, x0)) * 65535 / max(1, end - start)
+        }
+        let rows = (0..<height).map { index -> Int in
+            let start = grid.sourceY(targetRect.y + index), end = grid.sourceY(targetRect.y + index + 1)
+            return (min(end, y1) - max(start, y0)) * 65535 / max(1, end - start)
+        }
+        return rows.flatMap { row in columns.map { UInt16(row * $0 / 65535) } }
     }
 }

@@ -8,7 +8,7 @@ import WebImageCore
 /// the source pixels that fall in it. A frame's rectangle maps to the target pixels its source
 /// pixels fall in, so a frame that covers only part of a box at its edge still owns that whole
 /// target pixel (the approximation at frame edges; see ``FrameDownsampler``).
-struct ThumbnailGrid {
+struct ThumbnailGrid: Sendable {
     /// The source canvas.
     let source: PixelSize
     /// The target canvas, no larger than ``source`` on either side, at least 1x1.
