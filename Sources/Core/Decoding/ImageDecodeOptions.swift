@@ -16,7 +16,9 @@ public struct ImageDecodeOptions: Sendable {
 
     /// The scale factor given to the image (>= 1; default 1).
     public var scaleFactor: Double = 1
-    /// Decode a thumbnail no larger than this (`nil` or zero: full size). Also for animations.
+    /// Decode a thumbnail no larger than this (`nil` or zero: full size). Also for animations:
+    /// the built-in GIF and APNG coders composite every frame at the thumbnail's size (each
+    /// frame area-averaged as it is decoded), so memory does not grow with the source canvas.
     public var thumbnailPixelSize: PixelSize?
     /// Whether a thumbnail keeps the aspect ratio (default `true`); if `false` it is exactly
     /// ``thumbnailPixelSize``.

@@ -9,10 +9,10 @@ import WebImageCore
 /// Thumbnails (a ``pixelSize`` smaller than the screen) are composited at thumbnail size: each
 /// frame's LZW data is decoded a row at a time and its rows area-averaged into the frame's
 /// rectangle mapped onto a canvas of the thumbnail's size (``ThumbnailGrid``,
-/// ``FrameDownsampler``), transparency and disposal applied at that scale, so no screen-size
-/// canvas or frame is ever allocated: memory grows with the thumbnail, not the source. Frame
-/// edges that fall inside a thumbnail pixel are approximated (see ``FrameDownsampler``). A
-/// full-size decode composites at full size, as before.
+/// ``FrameDownsampler``, ``ScaledAnimationCanvas``), transparency and disposal applied at that
+/// scale, so no screen-size canvas or frame is ever allocated: memory grows with the thumbnail,
+/// not the source. Frame edges that fall inside a thumbnail pixel are approximated (see
+/// ``ScaledAnimationCanvas``). A full-size decode composites at full size, as before.
 ///
 /// Thread-safety: the canvas sits in a `Locked` (Core's mutex); frames are rendered under it
 /// (only this provider's own code runs there), so concurrent callers take turns.

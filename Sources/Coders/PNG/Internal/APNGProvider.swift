@@ -8,12 +8,12 @@ import WebImageCore
 /// Thumbnails (a ``pixelSize`` smaller than the canvas) are composited at thumbnail size: each
 /// frame is inflated and unfiltered a row at a time and its rows area-averaged into the frame's
 /// rectangle mapped onto a canvas of the thumbnail's size (``ThumbnailGrid``,
-/// ``FrameDownsampler``); blend and dispose operations, the dispose-to-previous copy included,
-/// apply at that scale. No canvas-size canvas or frame is ever allocated: memory grows with
-/// the thumbnail, not the source (every frame's data is still inflated in full, which is why
-/// ``ImageDecodeOptions/maxTotalPixelCount`` counts source pixels). Frame edges that fall inside
-/// a thumbnail pixel are approximated (see ``FrameDownsampler``). A full-size decode composites
-/// at full size, as before.
+/// ``FrameDownsampler``, ``ScaledAnimationCanvas``); blend and dispose operations, the
+/// dispose-to-previous copy included, apply at that scale. No canvas-size canvas or frame is
+/// ever allocated: memory grows with the thumbnail, not the source (every frame's data is still
+/// inflated in full, which is why ``ImageDecodeOptions/maxTotalPixelCount`` counts source
+/// pixels). Frame edges that fall inside a thumbnail pixel are approximated (see
+/// ``ScaledAnimationCanvas``). A full-size decode composites at full size, as before.
 ///
 /// Thread-safety: the canvas sits in a `Locked` (Core's mutex); frames are rendered under it (only this
 /// provider's own code runs there), so concurrent callers take turns.

@@ -1,7 +1,9 @@
 import WebImageCore
 
-/// Resizing of decoded pixels to a thumbnail or scale-down size: Lanczos-3 through Core's
-/// `Bitmap.resampled(to:filter:)`, the one resampler of the project.
+/// Resizing of decoded stills to a thumbnail or scale-down size: Lanczos-3 through Core's
+/// `Bitmap.resampled(to:filter:)`. Animations (GIF, APNG) are not resized after decoding: their
+/// frames are area-averaged onto a thumbnail-size canvas as they are decoded
+/// (``FrameDownsampler``, ``ScaledAnimationCanvas``).
 enum Thumbnail {
     /// `bitmap` resampled to exactly `size` (the same bitmap if it already has that size).
     static func resize(_ bitmap: Bitmap, to size: PixelSize) throws -> Bitmap {
