@@ -201,6 +201,23 @@ import WebImageCore
         }
     }
 
+    /// A scale-down budget (`scaleDownLimitBytes`) takes the same frame-by-frame path: 5 frames
+    /// of 20x20 RGBA fit 8,000 bytes.
+    @Test func aScaleDownOfAGIFIsCompositedAtTheSmallerSize() throws {
+        var options = ImageDecodeOptions()
+        options.scaleDownLimitBytes = 5 * 20 * 20 * 4
+        let data = Self.gif()
+        let image = try GIFCoder().decode(data, options: options)
+        #expect(image.pixelSize == PixelSize(width: 20, height: 20))
+        #expect(image.metadata.contains(.thumbnail))
+        let full = try GIFCoder().makeAnimatedImageProvider(for: data, options: ImageDecodeOptions())
+        for index in 0..<5 {
+            let reference = try full.frame(at: index).resampled(to: PixelSize(width: 20, height: 20), filter: .box)
+            let difference = Self.difference(try image.frame(at: index).bitmap, reference)
+            #expect(difference.max <= 2, "frame \(index): \(difference)")
+        }
+    }
+
     /// Going back (a restart from the keyframe) and random access give the same thumbnails as
     /// playing in order.
     @Test func aGIFThumbnailFrameIsTheSameInAnyOrder() throws {
