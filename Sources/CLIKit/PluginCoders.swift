@@ -8,7 +8,7 @@ import WebPCoder
 /// adds every ``all`` entry's coder to ``CodersManager/shared`` (one line per plug-in, as an app
 /// would), so `info`, `convert`, `fetch` and `prefetch` read and write its formats, and
 /// `webimage demo` serves, loads and shows its sample next to the built-in formats. A new
-/// plug-in coder is one more entry here (and its product in `WebImageCLIKit`'s dependencies).
+/// plug-in coder is one more entry here and one in `cliPluginCoders` (Package.swift).
 enum PluginCoders {
     /// A plug-in coder and its demo sample.
     struct Entry: Sendable {
