@@ -10,6 +10,14 @@ enum RedisTestEnvironment {
     /// Whether `redis-server` is installed; the tests that need it are skipped otherwise.
     static let hasRedis = RedisServerProcess.isAvailable
 
+    /// The upper bound of the tests that check that a timeout, not the server, ended a wait:
+    /// it tells "gave up at the timeout" (fractions of a second) from "waited for the server,
+    /// which never answers" or "waited for the other, 600 s timeout". Generous on purpose:
+    /// `swift test` at the root runs every suite of the package in one process, in parallel, and
+    /// on two busy cores the task that resumes after the client gave up can wait seconds for a
+    /// thread (16 s was seen with 5 s bounds).
+    static let timeoutBound: Duration = .seconds(90)
+
     /// A fresh namespace per test, so that tests sharing nothing still never collide.
     static func uniqueNamespace(_ label: String = "test") -> String {
         "\(label)-\(UUID().uuidString)"
