@@ -24,11 +24,15 @@ enum RedisTestEnvironment {
     }
 
     /// A client configuration for the server on `port` (127.0.0.1) with test-friendly timing:
-    /// timeouts long enough for a loaded CI machine, a short reconnect backoff.
+    /// timeouts long enough for a loaded CI machine, a short reconnect backoff. 60 s, because
+    /// `swift test` at the root runs these suites in one process with every other suite of the
+    /// package: on two busy cores `redis-server` and the client's threads get little CPU, and
+    /// 16 concurrent commands over 4 connections overran a 5 s timeout. No test waits for
+    /// these timeouts to pass (the timeout tests set their own, short ones).
     static func clientConfiguration(
         port: Int,
-        commandTimeout: TimeInterval = 5,
-        connectTimeout: TimeInterval = 5,
+        commandTimeout: TimeInterval = 60,
+        connectTimeout: TimeInterval = 60,
         maxConnections: Int = 4,
         initialReconnectDelay: TimeInterval = 0.05,
         maximumReconnectDelay: TimeInterval = 0.2
