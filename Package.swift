@@ -1,14 +1,38 @@
 // swift-tools-version: 6.0
 //
 // SwiftWebImage: the root package. It has NO package dependencies (a hard constraint of the
-// project). System C libraries (zlib, libjpeg-turbo, libpng) come in through system-library
-// targets; anything else lives in a plug-in package under Plugins/<Name>/.
+// project). System C libraries come in through system-library targets with pkg-config and
+// apt/brew providers (the README's install line installs every one of them).
+//
+// Plug-ins (WebP, Redis, SQLite, Photos, ...) are targets and library products of this package,
+// so that other packages can depend on them by URL:
+//     .product(name: "WebPCoder", package: "SwiftWebImage")
+// Each keeps its folder: sources in Plugins/<Name>/Sources/<Module>, its C system libraries in
+// Plugins/<Name>/Sources/C<Lib>, its tests in Plugins/<Name>/Tests/<Module>Tests. They are
+// declared at the end of this file, one block per plug-in, with `pluginTarget` and friends:
+// `packageAccess: false`, so the compiler refuses a plug-in any `package` symbol of the core.
+// A plug-in depends only on the core's library products (WebImageCore, SwiftWebImage, ...;
+// tests also on WebImageTestSupport) and on targets in its own folder; `.ci/run`
+// (scripts/check-plugins) enforces both rules and forbids `@testable import` of the core.
+//
+// No package traits (SwiftPM 6.1+) on purpose: SwiftPM builds only the targets behind the
+// products a package uses, so a package that does not use AVIFCoder never compiles or links
+// libavif; traits would add nothing for such a package, would raise the minimum tools version
+// to 6.1, and would make a product's API depend on build flags. The price: building
+// everything here (`swift build`, `swift test`, the `webimage` tool, which registers every
+// plug-in coder) needs every C library of the README's install line.
 import PackageDescription
 
 /// Swift 6 language mode (the tools version's default) with complete strict concurrency.
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+/// The plug-in coders the `webimage` tool registers at launch (Sources/CLIKit/PluginCoders.swift
+/// lists them too): `info`, `convert`, `fetch` and the demo see their formats.
+let cliPluginCoders: [Target.Dependency] = [
+    "WebPCoder",
 ]
 
 let package = Package(
@@ -47,7 +71,7 @@ let package = Package(
         .executableTarget(name: "webimage", dependencies: ["WebImageCLIKit"], path: "Sources/CLI", swiftSettings: strictSettings),
         // The webimage commands as a library: the executable is one line over it, and its tests
         // call the parsers in process and run the built executable as a subprocess.
-        .target(name: "WebImageCLIKit", dependencies: ["SwiftWebImage", "WebImageLoopbackServer"], path: "Sources/CLIKit", swiftSettings: strictSettings),
+        .target(name: "WebImageCLIKit", dependencies: ["SwiftWebImage", "WebImageLoopbackServer"] + cliPluginCoders, path: "Sources/CLIKit", swiftSettings: strictSettings),
         .executableTarget(
             name: "webimage-bench",
             dependencies: ["SwiftWebImage", "WebImageLoopbackServer"],
@@ -69,3 +93,95 @@ let package = Package(
         .testTarget(name: "WebImageCLITests", dependencies: ["WebImageCLIKit", "WebImageTestSupport", "webimage"], swiftSettings: strictSettings),
     ]
 )
+
+// MARK: - Plug-ins
+//
+// One block per plug-in, each a library product of the root. Every Swift target of a plug-in has
+// `packageAccess: false` and depends only on the core's library products and on targets in its
+// own folder (scripts/check-plugins, run by .ci/run, checks it). Benchmarks and test helpers
+// (servers, second processes) are targets too; `swift test` runs every plug-in's tests.
+
+/// A plug-in's Swift target: `packageAccess: false` (no `package` symbol of the core), strict settings.
+func pluginTarget(_ name: String, path: String, dependencies: [Target.Dependency]) -> Target {
+    .target(name: name, dependencies: dependencies, path: path, packageAccess: false, swiftSettings: strictSettings)
+}
+
+/// A plug-in's executable (a benchmark, or a second process its tests run): as `pluginTarget`.
+func pluginExecutable(_ name: String, path: String, dependencies: [Target.Dependency]) -> Target {
+    .executableTarget(name: name, dependencies: dependencies, path: path, packageAccess: false, swiftSettings: strictSettings)
+}
+
+/// A plug-in's test target: as `pluginTarget`; it may `@testable import` its own plug-in only.
+func pluginTests(_ name: String, path: String, dependencies: [Target.Dependency]) -> Target {
+    .testTarget(name: name, dependencies: dependencies, path: path, packageAccess: false, swiftSettings: strictSettings)
+}
+
+// WebPCoder: WebP (still, animated, progressive; lossy and lossless encoding) on the system
+// libwebp, libwebpdemux and libwebpmux (Debian: libwebp-dev). CWebP declares all of their
+// headers in one Clang module; the other two only link their library (see CWebP/shim.h).
+package.products += [.library(name: "WebPCoder", targets: ["WebPCoder"])]
+package.targets += [
+    .systemLibrary(name: "CWebP", path: "Plugins/WebPCoder/Sources/CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+    .systemLibrary(name: "CWebPDemux", path: "Plugins/WebPCoder/Sources/CWebPDemux", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+    .systemLibrary(name: "CWebPMux", path: "Plugins/WebPCoder/Sources/CWebPMux", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+    pluginTarget("WebPCoder", path: "Plugins/WebPCoder/Sources/WebPCoder", dependencies: ["CWebP", "CWebPDemux", "CWebPMux", "WebImageCore"]),
+    // `webp-decode` and `webp-encode` against Pillow: Plugins/WebPCoder/Benchmarks/bench.sh.
+    pluginExecutable("WebPBench", path: "Plugins/WebPCoder/Benchmarks/Sources/WebPBench", dependencies: ["WebPCoder", "SwiftWebImage"]),
+    pluginTests("WebPCoderTests", path: "Plugins/WebPCoder/Tests/WebPCoderTests", dependencies: [
+        "WebPCoder", "CWebP", "CWebPDemux", "CWebPMux", "SwiftWebImage", "WebImageTestSupport",
+    ]),
+]
+
+// RedisCache: a distributed ImageCache on Redis (RESP2 over TCP on POSIX sockets, inside the
+// plug-in). Nothing to install to build it; its tests and benchmark start a real `redis-server`
+// (Debian: redis-server) and the tests that need one skip, saying why, when it is missing.
+package.products += [.library(name: "RedisCache", targets: ["RedisCache"])]
+package.targets += [
+    pluginTarget("RedisCache", path: "Plugins/RedisCache/Sources/RedisCache", dependencies: ["WebImageCore", "WebImageCaches"]),
+    // Starts and stops a throw-away redis-server on a free loopback port, and fake servers that
+    // never answer (tests and the benchmark; never connects beyond 127.0.0.1).
+    pluginTarget("RedisServerHarness", path: "Plugins/RedisCache/Tests/RedisServerHarness", dependencies: ["WebImageCore"]),
+    // A second process for the fleet test: loads one URL through its own ImageManager.
+    pluginExecutable("RedisCacheProbe", path: "Plugins/RedisCache/Tests/RedisCacheProbe", dependencies: ["RedisCache", "SwiftWebImage"]),
+    // Latency of a Redis hit next to a local disk hit: `swift run -c release RedisCacheBenchmark`.
+    pluginExecutable("RedisCacheBenchmark", path: "Plugins/RedisCache/Benchmarks/RedisCacheBenchmark", dependencies: [
+        "RedisCache", "RedisServerHarness", "SwiftWebImage",
+    ]),
+    pluginTests("RedisCacheTests", path: "Plugins/RedisCache/Tests/RedisCacheTests", dependencies: [
+        "RedisCache", "RedisServerHarness", "RedisCacheProbe", "SwiftWebImage", "WebImageTestSupport",
+    ]),
+]
+
+// SQLiteCache: an ImageCache kept in one SQLite database (small values inline, large ones in
+// files beside it), on the system SQLite 3.35 or later (Debian: libsqlite3-dev).
+package.products += [.library(name: "SQLiteCache", targets: ["SQLiteCache"])]
+package.targets += [
+    .systemLibrary(name: "CSQLite", path: "Plugins/SQLiteCache/Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+    // SwiftWebImage for the default coder: the shared CodersManager with the built-in coders.
+    pluginTarget("SQLiteCache", path: "Plugins/SQLiteCache/Sources/SQLiteCache", dependencies: [
+        "CSQLite", "WebImageCore", "WebImageCaches", "SwiftWebImage",
+    ]),
+    // A helper process for the SIGKILL test: writes entries and reports each on stdout until killed.
+    pluginExecutable("SQLiteCrashWriter", path: "Plugins/SQLiteCache/Tests/SQLiteCrashWriter", dependencies: ["SQLiteCache", "WebImageTestSupport"]),
+    // Reads and writes against the built-in DiskCache: `swift run -c release SQLiteCacheBenchmark`.
+    pluginExecutable("SQLiteCacheBenchmark", path: "Plugins/SQLiteCache/Benchmark/Sources/SQLiteCacheBenchmark", dependencies: [
+        "SQLiteCache", "WebImageCaches", "WebImageCore",
+    ]),
+    pluginTests("SQLiteCacheTests", path: "Plugins/SQLiteCache/Tests/SQLiteCacheTests", dependencies: [
+        "SQLiteCache", "SQLiteCrashWriter", "CSQLite", "SwiftWebImage", "WebImageTestSupport",
+    ]),
+]
+
+// PhotosLoader: an ImageLoader for a local photo library through `photos://` URLs (stable asset
+// identifiers). No system library: EXIF, TIFF and the image headers are parsed by the plug-in;
+// pixels are decoded by the core's coders (JPEGCoder, CodersManager.shared).
+package.products += [.library(name: "PhotosLoader", targets: ["PhotosLoader"])]
+package.targets += [
+    pluginTarget("PhotosLoader", path: "Plugins/PhotosLoader/Sources/PhotosLoader", dependencies: ["SwiftWebImage"]),
+    // The three JPEG paths (EXIF thumbnail, DCT-scaled, full) on a generated 4000x3000 photo:
+    // `swift run -c release photos-bench`.
+    pluginExecutable("photos-bench", path: "Plugins/PhotosLoader/Benchmarks/PhotosBench", dependencies: ["PhotosLoader", "SwiftWebImage"]),
+    pluginTests("PhotosLoaderTests", path: "Plugins/PhotosLoader/Tests/PhotosLoaderTests", dependencies: [
+        "PhotosLoader", "SwiftWebImage", "WebImageTestSupport",
+    ]),
+]

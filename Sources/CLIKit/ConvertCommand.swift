@@ -13,10 +13,11 @@ import SwiftWebImage
 ///   ``FrameSelectionTransformer`` at the head of the pipeline, and `transformAnimatedImage`
 ///   is set so that animations are transformed too.
 /// - The output format is `--format`, else the output's extension; it is encoded with
-///   ``CodersManager/shared`` (so a coder registered at launch can write too). An animated
-///   image stays animated in GIF and PNG (APNG) unless `--frame` picks one frame; JPEG and BMP
-///   get the first frame. PNG output is 8 bits per channel.
-/// - `--quality` is 0...100 for lossy formats; JPEG defaults to 90 (decision: the coder's own
+///   ``CodersManager/shared`` (so a coder registered at launch can write too: the plug-in
+///   coders of ``PluginCoders``, such as WebP, and the WIRL coder). An animated
+///   image stays animated in GIF, PNG (APNG) and WebP (``animatedFormats``) unless `--frame`
+///   picks one frame; the other formats get the first frame. PNG output is 8 bits per channel.
+/// - `--quality` is 0...100 for lossy formats; JPEG and WebP default to 90 (decision: the coders' own
 ///   default, 100, makes files several times larger for no visible gain).
 /// - The output is written to a temporary file in its directory and renamed into place: on any
 ///   failure nothing is left behind, and an existing file is replaced only by a complete one.
@@ -26,18 +27,19 @@ struct ConvertCommand: Command {
     static let name = "convert"
     static let summary = "Convert an image: pick a frame, thumbnail, transform, re-encode"
     static let help = """
-        USAGE: webimage convert <input> <output> [--frame N] [--format png|jpeg|gif|bmp]
+        USAGE: webimage convert <input> <output> [--frame N] [--format png|jpeg|webp|...]
                                 [--quality Q] [--thumbnail WxH] [--max-pixels N]
                                 [--max-frames N] [--transform SPEC]...
 
         <input> is a path or an http(s), file or data URL. The output format follows the
-        output's extension (.png, .jpg/.jpeg, .gif, .bmp, .wirl) unless --format says otherwise.
+        output's extension (.png, .jpg/.jpeg, .gif, .bmp, .webp, .wirl, and those of any other
+        format a coder writes) unless --format says otherwise.
         Nothing is written unless the whole conversion succeeds.
 
         OPTIONS:
           --frame N             Write frame N (from 0) of an animation as a still image.
-          --format F            The output format: png, jpeg (jpg), gif, bmp, or wirl.
-          --quality Q           Quality of lossy formats, 0...100 (JPEG default: 90).
+          --format F            The output format: png, jpeg (jpg), gif, bmp, webp, wirl, ...
+          --quality Q           Quality of lossy formats, 0...100 (JPEG and WebP default: 90).
           --thumbnail WxH       Decode at most WxH pixels, keeping the aspect ratio.
           \(Self.limitsHelp)
           --transform SPEC      Apply a transformer; repeat to chain them, in order.
@@ -45,7 +47,7 @@ struct ConvertCommand: Command {
 
         \(TransformSpec.grammar)
 
-        Animated GIF and APNG inputs stay animated in GIF and PNG outputs; JPEG and BMP get the
+        Animations stay animated in GIF, PNG (APNG) and WebP outputs; the other formats get the
         first frame. PNG output is 8 bits per channel.
         """
 
@@ -103,7 +105,7 @@ struct ConvertCommand: Command {
                 throw WebImageError(.badImageData, "\(input) gave no image", url: source.url)
             }
             var options = ImageEncodeOptions(compressionQuality: quality)
-            options.firstFrameOnly = !(format == .gif || format == .png)
+            options.firstFrameOnly = !Self.animatedFormats.contains(format)
             let data = try CodersManager.shared.encode(image, as: format, options: options)
             try AtomicFileWriter.write(data, to: output)
             let frames = image.frameCount == 1 || options.firstFrameOnly ? "1 frame" : "\(image.frameCount) frames"
@@ -122,27 +124,53 @@ struct ConvertCommand: Command {
             let named = ImageFormat(rawValue: option.lowercased())
             format = CodersManager.shared.canEncode(to: named) ? named : ImageFormat(fileExtension: option)
             guard format != .undefined else {
-                throw .usage("\(name): unknown --format '\(option)'; use png, jpeg, gif, bmp or wirl")
+                throw .usage("\(name): unknown --format '\(option)'; use \(writableFormatList)")
             }
         } else {
             let fileExtension = output.pathExtension
             guard !fileExtension.isEmpty else {
-                throw .usage("\(name): cannot tell the output format of \(output.lastPathComponent): give it an extension (.png, .jpg, .gif, .bmp) or --format")
+                throw .usage("\(name): cannot tell the output format of \(output.lastPathComponent): give it an extension (\(writableExtensionList)) or --format")
             }
             format = ImageFormat(fileExtension: fileExtension)
             guard format != .undefined else {
-                throw .usage("\(name): unknown output extension '.\(fileExtension)'; use .png, .jpg, .gif, .bmp or --format")
+                throw .usage("\(name): unknown output extension '.\(fileExtension)'; use \(writableExtensionList) or --format")
             }
         }
         guard CodersManager.shared.canEncode(to: format) else {
-            throw .usage("\(name): no coder can write \(format) images; use png, jpeg, gif, bmp or wirl")
+            throw .usage("\(name): no coder can write \(format) images; use \(writableFormatList)")
         }
         return format
     }
 
-    /// `--quality` (0...100) as a compression quality in 0...1; JPEG defaults to 0.9, others to 1.
+    /// The output formats that keep every frame of an animation (the others get the first).
+    static let animatedFormats: Set<ImageFormat> = [.gif, .png, .webp]
+
+    /// The formats `convert` can be asked for, in the order its messages list them; only those
+    /// some coder of ``CodersManager/shared`` writes are offered.
+    static let candidateFormats: [ImageFormat] = [.png, .jpeg, .gif, .bmp, .webp, .avif, .heic, .heif, .jpegXL, .tiff, .ico, .wirl]
+
+    /// The formats ``CodersManager/shared`` writes, as `--format` names them: "png, jpeg, ... or wirl".
+    static var writableFormatList: String {
+        spokenList(candidateFormats.filter { CodersManager.shared.canEncode(to: $0) }.map(\.rawValue))
+    }
+
+    /// The output extensions of the formats ``CodersManager/shared`` writes: ".png, .jpg, ..., .wirl".
+    static var writableExtensionList: String {
+        candidateFormats.filter { CodersManager.shared.canEncode(to: $0) }.compactMap { $0.fileExtension.map { "." + $0 } }.joined(separator: ", ")
+    }
+
+    /// "a, b or c".
+    private static func spokenList(_ items: [String]) -> String {
+        items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " or " + items[items.count - 1]
+    }
+
+    /// The formats whose default `--quality` is 90 (lossy by default); the others default to 100.
+    static let lossyDefaultFormats: Set<ImageFormat> = [.jpeg, .webp]
+
+    /// `--quality` (0...100) as a compression quality in 0...1; JPEG and WebP default to 0.9,
+    /// others to 1.
     static func quality(_ option: String?, format: ImageFormat) throws(CLIError) -> Double {
-        guard let option else { return format == .jpeg ? 0.9 : 1 }
+        guard let option else { return lossyDefaultFormats.contains(format) ? 0.9 : 1 }
         guard let value = Double(option), value.isFinite, (0...100).contains(value) else {
             throw .usage("\(name): --quality must be a number from 0 to 100, not '\(option)'")
         }

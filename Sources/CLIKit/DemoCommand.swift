@@ -5,7 +5,8 @@ import WebImageLoopbackServer
 /// `webimage demo [--output DIR]`: the framework end to end, with no setup and no internet.
 ///
 /// 1. Makes the samples (``DemoSamples``: a photo-like JPEG, a progressive JPEG, a PNG with
-///    alpha, an animated GIF, a WIRL image) and serves them from a ``LoopbackHTTPServer`` on
+///    alpha, an animated GIF, a WIRL image, and one per plug-in coder of ``PluginCoders``: a
+///    lossy WebP, ...) and serves them from a ``LoopbackHTTPServer`` on
 ///    127.0.0.1 inside the process, in 8 KB chunks so that progress has something to show.
 /// 2. Loads everything through ``ImageManager/shared`` with a fresh ``WebImageCache`` in a new
 ///    temporary directory (given per request in the context; removed at the end):
@@ -27,8 +28,8 @@ struct DemoCommand: Command {
         USAGE: webimage demo [--output DIR]
 
         Makes sample images (a photo-like JPEG, a progressive JPEG, a PNG with alpha, an animated
-        GIF, and an image in WIRL, a made-up format whose coder is registered at launch), serves
-        them from a loopback HTTP server inside the process, and loads them through the shared
+        GIF, an image in WIRL, a made-up format whose coder is registered at launch, and one per
+        plug-in coder: a WebP, ...), serves them from a loopback HTTP server inside the process, and loads them through the shared
         image manager with a fresh cache: from the network (with progress), from memory, from
         disk, with per-request transformers and thumbnail sizes, and six concurrent requests
         sharing one download. Prints what happened and writes every result and a contact sheet.
@@ -87,6 +88,7 @@ struct DemoCommand: Command {
         console.print("Made \(samples.count) samples: \(sizes)")
         console.print("Serving them at \(server.baseURL) (a loopback server inside this process)")
         console.print("Fresh cache (memory + disk): \(cache.diskCache?.directory.path ?? cacheParent.path)")
+        console.print("Plug-in coders registered at launch: \(PluginCoders.names.joined(separator: ", "))")
         console.print("Custom coder registered at launch: \(String(describing: RunLengthImageCoder.self)) for .wirl; coders in the order asked: \(Self.coderOrder())")
         console.print("")
 

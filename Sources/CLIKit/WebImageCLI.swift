@@ -35,14 +35,18 @@ public enum WebImageCLI {
             """
     }
 
-    /// Registers what `webimage` adds to the framework at launch, once per process: the WIRL
-    /// format and its ``RunLengthImageCoder`` in ``CodersManager/shared`` (asked before every
-    /// built-in coder).
+    /// Registers what `webimage` adds to the framework at launch, once per process: the plug-in
+    /// coders (``PluginCoders``, WebP and others), then the WIRL format and its
+    /// ``RunLengthImageCoder``, all in ``CodersManager/shared`` (asked before every built-in
+    /// coder; the WIRL coder first).
     public static func registerLaunchComponents() {
         _ = launchRegistration
     }
 
     private static let launchRegistration: Void = {
+        for plugin in PluginCoders.all {
+            CodersManager.shared.add(plugin.coder)
+        }
         ImageFormat.register(RunLengthImageCoder.formatDescriptor)
         CodersManager.shared.add(RunLengthImageCoder.shared)
     }()

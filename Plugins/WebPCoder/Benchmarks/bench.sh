@@ -17,9 +17,10 @@ mkdir -p "$inputs"
 import sys
 from PIL import Image
 Image.open(sys.argv[1]).save(sys.argv[2], 'WEBP', quality=80, method=4)" "$inputs/photo.jpg" "$inputs/photo.webp"
-scratch=${BENCH_SCRATCH:-/tmp/webpcoder-bench/build}
-swift build -c release --scratch-path "$scratch" >/dev/null
+# WebPBench is an executable target of the root package (Package.swift, the WebPCoder block).
+root=../../..
+(cd "$root" && swift build -c release --product WebPBench >/dev/null)
 echo "== ours (WebPCoder on libwebp $(pkg-config --modversion libwebp))"
-"$(swift build -c release --scratch-path "$scratch" --show-bin-path)/WebPBench" "$inputs" --iterations "$iterations"
+"$(cd "$root" && swift build -c release --show-bin-path)/WebPBench" "$inputs" --iterations "$iterations"
 echo "== Pillow $(python3 -c 'import PIL.features as f; print(f.version("pil"), "on libwebp", f.version("webp"))')"
 python3 pillow_webp_bench.py "$inputs" --iterations "$iterations"

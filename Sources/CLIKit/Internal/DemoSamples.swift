@@ -2,8 +2,9 @@ import Foundation
 import SwiftWebImage
 
 /// The demo's sample images, made in code at every run (no files, no internet): a photo-like
-/// JPEG, a progressive JPEG, a PNG with alpha, an animated GIF, and a WIRL image for the custom
-/// coder. Each is encoded with the framework's own coders.
+/// JPEG, a progressive JPEG, a PNG with alpha, an animated GIF, a WIRL image for the custom
+/// coder, then one per plug-in coder (``PluginCoders``: a lossy WebP, ...). Each is encoded with
+/// the framework's own coders.
 enum DemoSamples {
     /// One sample: where the demo's server serves it and its bytes.
     struct Sample: Sendable {
@@ -33,7 +34,7 @@ enum DemoSamples {
                    data: try GIFCoder().encode(try bounce(width: 120, height: 90, frames: 10), as: .gif)),
             Sample(name: "pattern.wirl", summary: "custom WIRL format", contentType: "image/x-wirl",
                    data: try RunLengthImageCoder().encode(WebImage(bitmap: try pattern(size: 64)), as: .wirl)),
-        ]
+        ] + (try PluginCoders.all.map { try $0.demoSample() })
     }
 
     /// A deterministic pseudo-random generator (xorshift), for texture.

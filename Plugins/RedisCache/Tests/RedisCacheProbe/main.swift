@@ -14,7 +14,7 @@ guard arguments.count == 4, let port = Int(arguments[1]), let url = URL(string: 
     exit(2)
 }
 let redis = RedisImageCache(
-    configuration: RedisClient.Configuration(host: "127.0.0.1", port: port, connectTimeout: 5, commandTimeout: 5),
+    configuration: RedisClient.Configuration(host: "127.0.0.1", port: port, connectTimeout: 60, commandTimeout: 60),
     config: RedisImageCache.Config(namespace: arguments[2]),
     coder: CodersManager.shared
 )

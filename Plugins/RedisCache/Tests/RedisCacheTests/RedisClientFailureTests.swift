@@ -19,7 +19,7 @@ import RedisServerHarness
         #expect(error?.message.contains("did not answer GET within the command timeout") == true)
         // It waited for the timeout (that is the behaviour), and not much longer.
         #expect(elapsed >= .milliseconds(290))
-        #expect(elapsed < .seconds(5))
+        #expect(elapsed < RedisTestEnvironment.timeoutBound)
         #expect(client.statistics.timeouts == 1)
         #expect(client.statistics.connectionsOpened == 1)
     }
@@ -28,14 +28,14 @@ import RedisServerHarness
     @Test func aServerThatTakesNoConnectionHitsTheConnectTimeout() async throws {
         let server = try SilentServer(mode: .fullBacklog)
         defer { server.stop() }
-        let client = RedisClient(configuration: .init(port: server.port, connectTimeout: 0.3, commandTimeout: 30, initialReconnectDelay: 0))
+        let client = RedisClient(configuration: .init(port: server.port, connectTimeout: 0.3, commandTimeout: 600, initialReconnectDelay: 0))
         let start = ContinuousClock.now
         let error = await #expect(throws: WebImageError.self) { try await client.send(.ping) }
         let elapsed = ContinuousClock.now - start
         #expect((error?.underlyingError as? RedisClientError)?.kind == .connectFailed)
         #expect(error?.message.contains("the connect timeout passed") == true)
-        // The connect timeout, not the 30 s command timeout, ended it.
-        #expect(elapsed < .seconds(10))
+        // The connect timeout, not the 600 s command timeout, ended it.
+        #expect(elapsed < RedisTestEnvironment.timeoutBound)
         #expect(client.statistics.connectFailures == 1)
     }
     #endif
@@ -78,7 +78,7 @@ import RedisServerHarness
         }
         #expect(kinds.count == 3)
         #expect(kinds.allSatisfy { $0 == .timedOut || $0 == .connectFailed })
-        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(ContinuousClock.now - start < RedisTestEnvironment.timeoutBound)
     }
 
     @Test func afterAFailureTheClientBacksOffWithoutTouchingTheNetwork() async throws {

@@ -10,17 +10,29 @@ enum RedisTestEnvironment {
     /// Whether `redis-server` is installed; the tests that need it are skipped otherwise.
     static let hasRedis = RedisServerProcess.isAvailable
 
+    /// The upper bound of the tests that check that a timeout, not the server, ended a wait:
+    /// it tells "gave up at the timeout" (fractions of a second) from "waited for the server,
+    /// which never answers" or "waited for the other, 600 s timeout". Generous on purpose:
+    /// `swift test` at the root runs every suite of the package in one process, in parallel, and
+    /// on two busy cores the task that resumes after the client gave up can wait seconds for a
+    /// thread (16 s was seen with 5 s bounds).
+    static let timeoutBound: Duration = .seconds(90)
+
     /// A fresh namespace per test, so that tests sharing nothing still never collide.
     static func uniqueNamespace(_ label: String = "test") -> String {
         "\(label)-\(UUID().uuidString)"
     }
 
     /// A client configuration for the server on `port` (127.0.0.1) with test-friendly timing:
-    /// timeouts long enough for a loaded CI machine, a short reconnect backoff.
+    /// timeouts long enough for a loaded CI machine, a short reconnect backoff. 60 s, because
+    /// `swift test` at the root runs these suites in one process with every other suite of the
+    /// package: on two busy cores `redis-server` and the client's threads get little CPU, and
+    /// 16 concurrent commands over 4 connections overran a 5 s timeout. No test waits for
+    /// these timeouts to pass (the timeout tests set their own, short ones).
     static func clientConfiguration(
         port: Int,
-        commandTimeout: TimeInterval = 5,
-        connectTimeout: TimeInterval = 5,
+        commandTimeout: TimeInterval = 60,
+        connectTimeout: TimeInterval = 60,
         maxConnections: Int = 4,
         initialReconnectDelay: TimeInterval = 0.05,
         maximumReconnectDelay: TimeInterval = 0.2

@@ -1,0 +1,33 @@
+import Foundation
+import SwiftWebImage
+import WebPCoder
+
+/// The plug-in coders `webimage` registers at launch, each with the sample it adds to the demo.
+///
+/// The one place the tool learns about plug-in coders: ``WebImageCLI/registerLaunchComponents()``
+/// adds every ``all`` entry's coder to ``CodersManager/shared`` (one line per plug-in, as an app
+/// would), so `info`, `convert`, `fetch` and `prefetch` read and write its formats, and
+/// `webimage demo` serves, loads and shows its sample next to the built-in formats. A new
+/// plug-in coder is one more entry here and one in `cliPluginCoders` (Package.swift).
+enum PluginCoders {
+    /// A plug-in coder and its demo sample.
+    struct Entry: Sendable {
+        /// The coder, added to ``CodersManager/shared`` at launch.
+        let coder: any ImageCoder
+        /// Makes the plug-in's demo sample (called once per `webimage demo` run).
+        let demoSample: @Sendable () throws -> DemoSamples.Sample
+    }
+
+    /// Every plug-in coder, in the order they are added (the one added last is asked first).
+    static let all: [Entry] = [
+        Entry(coder: WebPCoder()) {
+            DemoSamples.Sample(name: "badge.webp", summary: "lossy WebP with alpha (WebPCoder plug-in)", contentType: "image/webp",
+                               data: try WebPCoder().encode(WebImage(bitmap: try DemoSamples.badge(size: 192)), as: .webp, options: ImageEncodeOptions(compressionQuality: 0.8)))
+        },
+    ]
+
+    /// The coders' type names, in the order they are added (`WebPCoder`, ...).
+    static var names: [String] {
+        all.map { String(describing: type(of: $0.coder)) }
+    }
+}
