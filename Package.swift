@@ -69,3 +69,25 @@ let package = Package(
         .testTarget(name: "WebImageCLITests", dependencies: ["WebImageCLIKit", "WebImageTestSupport", "webimage"], swiftSettings: strictSettings),
     ]
 )
+
+// MARK: - HEIFCoder (issue 20): HEIC/HEIF (and AVIF in HEIF) on the system libheif.
+// A self-contained block: the plug-in's sources, system library and tests live under
+// Plugins/HEIFCoder/; the coder sees only WebImageCore's public API.
+package.products.append(.library(name: "HEIFCoder", targets: ["HEIFCoder"]))
+package.targets.append(contentsOf: [
+    .systemLibrary(
+        name: "CHEIF",
+        path: "Plugins/HEIFCoder/Sources/CHEIF",
+        pkgConfig: "libheif",
+        providers: [.apt(["libheif-dev"]), .brew(["libheif"])]
+    ),
+    .target(name: "HEIFCoder", dependencies: ["WebImageCore", "CHEIF"], path: "Plugins/HEIFCoder/Sources/HEIFCoder", swiftSettings: strictSettings),
+    .testTarget(
+        name: "HEIFCoderTests",
+        dependencies: ["HEIFCoder", "CHEIF", "SwiftWebImage", "WebImageTestSupport"],
+        path: "Plugins/HEIFCoder/Tests/HEIFCoderTests",
+        swiftSettings: strictSettings
+    ),
+])
+// The benchmark's heic-decode, heic-encode and heic-thumbnail cases.
+package.targets.first { $0.name == "webimage-bench" }?.dependencies.append("HEIFCoder")
