@@ -17,8 +17,6 @@ enum ReferenceTools {
     /// Whether `heif-enc` and `heif-convert` are both installed.
     static let available = path(of: "heif-enc") != nil && path(of: "heif-convert") != nil
 
-    /// Why tests that need the tools are skipped.
-    static let skipMessage = "heif-enc / heif-convert are not installed (apt-get install libheif-examples): skipped"
 
     /// Whether `heif-enc` lists an AVIF (AV1) encoder.
     static let encodesAVIF: Bool = {
