@@ -31,6 +31,7 @@ enum HEIFDecoding {
         guard HEIFLibrary.initialized else {
             throw WebImageError(.badImageData, "\(what) cannot be decoded: libheif failed to initialise")
         }
+        let truncated = { HEIFBoxes.isTruncated(data) }
         return try data.withUnsafeBytes { raw in
             guard let context = heif_context_alloc() else {
                 throw WebImageError(.badImageData, "\(what) cannot be decoded: libheif is out of memory")
@@ -38,9 +39,9 @@ enum HEIFDecoding {
             defer { heif_context_free(context) }
             heif_context_set_maximum_image_size_limit(context, sideLimit(options.maxPixelCount))
             // The data outlives the context: both end in this closure.
-            try HEIFStatus.check(heif_context_read_from_memory_without_copy(context, raw.baseAddress, raw.count, nil), what)
+            try HEIFStatus.check(heif_context_read_from_memory_without_copy(context, raw.baseAddress, raw.count, nil), what, truncated: truncated())
             var primaryHandle: OpaquePointer?
-            try HEIFStatus.check(heif_context_get_primary_image_handle(context, &primaryHandle), "\(what) (its primary image)")
+            try HEIFStatus.check(heif_context_get_primary_image_handle(context, &primaryHandle), "\(what) (its primary image)", truncated: truncated())
             guard let primary = primaryHandle else {
                 throw WebImageError(.badImageData, "\(what) has no primary image")
             }
@@ -48,12 +49,12 @@ enum HEIFDecoding {
             let size = try checkedSize(primary, options: options, what: "the primary image of \(what)")
             let target = options.targetPixelSize(for: size)
             guard target != size else {
-                return Output(bitmap: try decodeHandle(primary, expected: size, what: what), isThumbnail: false, fromEmbeddedThumbnail: false)
+                return Output(bitmap: try decodeHandle(primary, expected: size, what: what, truncated: truncated), isThumbnail: false, fromEmbeddedThumbnail: false)
             }
             if embeddedThumbnails, let bitmap = decodeEmbeddedThumbnail(of: primary, size: size, target: target, options: options, what: what) {
                 return Output(bitmap: bitmap, isThumbnail: true, fromEmbeddedThumbnail: true)
             }
-            let full = try decodeHandle(primary, expected: size, what: what)
+            let full = try decodeHandle(primary, expected: size, what: what, truncated: truncated)
             return Output(bitmap: try full.resampled(to: target, filter: .lanczos3), isThumbnail: true, fromEmbeddedThumbnail: false)
         }
     }
@@ -74,10 +75,14 @@ enum HEIFDecoding {
         return size
     }
 
+    /// libheif 1.15's default limit on each side (its `MAX_IMAGE_WIDTH` and `MAX_IMAGE_HEIGHT`).
+    static let libraryDefaultSideLimit = 32768
+
     /// libheif's own per-side limit for a pixel budget: no side of an allowed image is longer
-    /// than the budget (the other side is at least 1), capped to libheif's `int`.
+    /// than the budget (the other side is at least 1); never above libheif's default, so that
+    /// a large budget does not loosen libheif's own guard.
     static func sideLimit(_ maxPixelCount: Int) -> Int32 {
-        Int32(clamping: max(1, maxPixelCount))
+        Int32(min(libraryDefaultSideLimit, max(1, maxPixelCount)))
     }
 
     /// The smallest stored thumbnail at least `target` on both sides with the aspect ratio of
@@ -110,7 +115,9 @@ enum HEIFDecoding {
 
     /// Decodes `handle` to RGBA8 (libheif converts YCbCr and HDR, applies the transformations
     /// and, for an image without alpha, fills alpha with 255).
-    static func decodeHandle(_ handle: OpaquePointer, expected: PixelSize, what: String) throws -> Bitmap {
+    /// - Parameters:
+    ///   - truncated: Tells, after a failure, whether the data is cut short (for the message).
+    static func decodeHandle(_ handle: OpaquePointer, expected: PixelSize, what: String, truncated: () -> Bool = { false }) throws -> Bitmap {
         let hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
         guard let decodingOptions = heif_decoding_options_alloc() else {
             throw WebImageError(.badImageData, "\(what) cannot be decoded: libheif is out of memory")
@@ -118,7 +125,7 @@ enum HEIFDecoding {
         defer { heif_decoding_options_free(decodingOptions) }
         decodingOptions.pointee.convert_hdr_to_8bit = 1
         var decoded: OpaquePointer?
-        try HEIFStatus.check(heif_decode_image(handle, &decoded, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, decodingOptions), what)
+        try HEIFStatus.check(heif_decode_image(handle, &decoded, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, decodingOptions), what, truncated: truncated())
         guard let image = decoded else { throw WebImageError(.badImageData, "\(what) decoded to nothing") }
         defer { heif_image_release(image) }
         let width = Int(heif_image_get_width(image, heif_channel_interleaved))
