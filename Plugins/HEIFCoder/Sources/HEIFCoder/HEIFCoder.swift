@@ -79,13 +79,16 @@ public struct HEIFCoder: ImageCoder {
     }
 
     /// Decodes the primary image of a HEIF file.
-    /// - Throws: ``WebImageError/Code/badImageData`` for data that is not HEIF, truncated,
-    ///   corrupt or needs a codec libheif lacks; ``WebImageError/Code/imageTooLarge`` over
+    /// - Throws: ``WebImageError/Code/badImageData`` for data that is not HEIF (or AVIF without
+    ///   ``decodesAVIF``), truncated, corrupt or needs a codec libheif lacks; ``WebImageError/Code/imageTooLarge`` over
     ///   `options.maxPixelCount`.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
         let format = ImageFormat.detect(data)
         guard format == .heic || format == .heif || format == .avif else {
             throw WebImageError(.badImageData, "\(data.count) bytes of data are not HEIF (no HEIC, HEIF or AVIF brand in an ftyp box)")
+        }
+        guard format != .avif || decodesAVIF else {
+            throw WebImageError(.badImageData, "\(data.count) bytes of AVIF data: this HEIFCoder is made with decodesAVIF false")
         }
         let output = try HEIFDecoding.decode(data, options: options, embeddedThumbnails: usesEmbeddedThumbnails)
         let metadata: ImageMetadata = output.isThumbnail ? [.decoded, .thumbnail] : .decoded
