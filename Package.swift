@@ -185,3 +185,15 @@ package.targets += [
         "PhotosLoader", "SwiftWebImage", "WebImageTestSupport",
     ]),
 ]
+
+// HEIFCoder: HEIC/HEIF (and AVIF in HEIF) on the system libheif 1.15+ (Debian: libheif-dev).
+package.products += [.library(name: "HEIFCoder", targets: ["HEIFCoder"])]
+package.targets += [
+    .systemLibrary(name: "CHEIF", path: "Plugins/HEIFCoder/Sources/CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"]), .brew(["libheif"])]),
+    pluginTarget("HEIFCoder", path: "Plugins/HEIFCoder/Sources/HEIFCoder", dependencies: ["WebImageCore", "CHEIF"]),
+    pluginTests("HEIFCoderTests", path: "Plugins/HEIFCoder/Tests/HEIFCoderTests", dependencies: [
+        "HEIFCoder", "CHEIF", "SwiftWebImage", "WebImageTestSupport",
+    ]),
+]
+// The benchmark's heic-decode, heic-encode and heic-thumbnail cases.
+package.targets.first { $0.name == "webimage-bench" }?.dependencies.append("HEIFCoder")

@@ -32,6 +32,7 @@ while !arguments.isEmpty {
         print("usage: webimage-bench INPUT_DIR [--iterations N] [--cases a,b,...]")
         print("image cases: \(ImageCases.names.joined(separator: ", "))")
         print("peer cases:  \(PeerCases.names.joined(separator: ", "))")
+        print("HEIC cases:  \(HEIFCases.names.joined(separator: ", ")) (inputs: Plugins/HEIFCoder/Benchmarks/bench.sh)")
         exit(0)
     default:
         guard inputPath == nil else { fail("unexpected argument \(argument)") }
@@ -76,6 +77,14 @@ for name in wanted where PeerCases.names.contains(name) {
         FileHandle.standardError.write(Data("webimage-bench: \(name) failed: \(error)\n".utf8))
     }
 }
-for name in wanted where !ImageCases.names.contains(name) && !PeerCases.names.contains(name) {
+for name in wanted where HEIFCases.names.contains(name) {
+    do {
+        let result = try HEIFCases(inputs: inputs, runner: runner).run(name)
+        emit(name, result.ours, peer: result.comparison)
+    } catch {
+        FileHandle.standardError.write(Data("webimage-bench: \(name) failed: \(error)\n".utf8))
+    }
+}
+for name in wanted where !ImageCases.names.contains(name) && !PeerCases.names.contains(name) && !HEIFCases.names.contains(name) {
     FileHandle.standardError.write(Data("webimage-bench: unknown case \(name)\n".utf8))
 }

@@ -1,0 +1,155 @@
+import CHEIF
+import Foundation
+import WebImageCore
+
+/// Decoding of the primary image of a HEIF file (HEVC, or AV1 when libheif has a decoder for
+/// it) into RGBA8, with libheif's transformations (`clap` crop, `irot` rotation, `imir` mirror)
+/// applied, alpha kept, and HDR (10/12-bit) reduced to 8 bits by libheif.
+enum HEIFDecoding {
+    /// What ``decode(_:options:embeddedThumbnails:)`` made.
+    struct Output {
+        /// The pixels, at the size the options ask for.
+        var bitmap: Bitmap
+        /// Whether the bitmap is smaller than the primary image (a thumbnail).
+        var isThumbnail: Bool
+        /// Whether it came from a thumbnail image stored in the file.
+        var fromEmbeddedThumbnail: Bool
+    }
+
+    /// The most thumbnails looked at in one file (files have 0 or 1).
+    static let maximumThumbnails: Int32 = 16
+
+    /// Decodes the primary image of `data`.
+    /// - Parameters:
+    ///   - embeddedThumbnails: For a thumbnail request, decode a thumbnail stored in the file
+    ///     (at least as large as the request on both sides, of the primary image's aspect ratio)
+    ///     instead of the primary image.
+    /// - Throws: ``WebImageError/Code/badImageData``, ``WebImageError/Code/imageTooLarge``.
+    static func decode(_ data: Data, options: ImageDecodeOptions, embeddedThumbnails: Bool) throws -> Output {
+        let what = "HEIF data of \(data.count) bytes"
+        guard !data.isEmpty else { throw WebImageError(.badImageData, "\(what) is empty") }
+        guard HEIFLibrary.initialized else {
+            throw WebImageError(.badImageData, "\(what) cannot be decoded: libheif failed to initialise")
+        }
+        let truncated = { HEIFBoxes.isTruncated(data) }
+        return try data.withUnsafeBytes { raw in
+            guard let context = heif_context_alloc() else {
+                throw WebImageError(.badImageData, "\(what) cannot be decoded: libheif is out of memory")
+            }
+            defer { heif_context_free(context) }
+            heif_context_set_maximum_image_size_limit(context, sideLimit(options.maxPixelCount))
+            // The data outlives the context: both end in this closure.
+            try HEIFStatus.check(heif_context_read_from_memory_without_copy(context, raw.baseAddress, raw.count, nil), what, truncated: truncated())
+            var primaryHandle: OpaquePointer?
+            try HEIFStatus.check(heif_context_get_primary_image_handle(context, &primaryHandle), "\(what) (its primary image)", truncated: truncated())
+            guard let primary = primaryHandle else {
+                throw WebImageError(.badImageData, "\(what) has no primary image")
+            }
+            defer { heif_image_handle_release(primary) }
+            let size = try checkedSize(primary, options: options, what: "the primary image of \(what)")
+            let target = options.targetPixelSize(for: size)
+            guard target != size else {
+                return Output(bitmap: try decodeHandle(primary, expected: size, what: what, truncated: truncated), isThumbnail: false, fromEmbeddedThumbnail: false)
+            }
+            if embeddedThumbnails, let bitmap = decodeEmbeddedThumbnail(of: primary, size: size, target: target, options: options, what: what) {
+                return Output(bitmap: bitmap, isThumbnail: true, fromEmbeddedThumbnail: true)
+            }
+            let full = try decodeHandle(primary, expected: size, what: what, truncated: truncated)
+            return Output(bitmap: try full.resampled(to: target, filter: .lanczos3), isThumbnail: true, fromEmbeddedThumbnail: false)
+        }
+    }
+
+    /// The displayed size of `handle` (after its transformations), checked against the pixel
+    /// limit together with its coded (`ispe`) size, which is what the codec allocates.
+    static func checkedSize(_ handle: OpaquePointer, options: ImageDecodeOptions, what: String) throws -> PixelSize {
+        let size = PixelSize(width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle)))
+        let coded = PixelSize(width: Int(heif_image_handle_get_ispe_width(handle)), height: Int(heif_image_handle_get_ispe_height(handle)))
+        guard size.width > 0, size.height > 0 else {
+            throw WebImageError(.badImageData, "\(what) claims an empty image (\(size))")
+        }
+        for candidate in [size, coded] {
+            guard let pixels = candidate.pixelCount, pixels <= options.maxPixelCount else {
+                throw WebImageError(.imageTooLarge, "\(what) of \(candidate) is over the limit of \(options.maxPixelCount) pixels")
+            }
+        }
+        return size
+    }
+
+    /// libheif 1.15's default limit on each side (its `MAX_IMAGE_WIDTH` and `MAX_IMAGE_HEIGHT`).
+    static let libraryDefaultSideLimit = 32768
+
+    /// libheif's own per-side limit for a pixel budget: no side of an allowed image is longer
+    /// than the budget (the other side is at least 1); never above libheif's default, so that
+    /// a large budget does not loosen libheif's own guard.
+    static func sideLimit(_ maxPixelCount: Int) -> Int32 {
+        Int32(min(libraryDefaultSideLimit, max(1, maxPixelCount)))
+    }
+
+    /// The smallest stored thumbnail at least `target` on both sides with the aspect ratio of
+    /// `size` (within 2%), decoded and resampled (Lanczos-3) to `target`; `nil` when there is
+    /// none or it fails to decode (the primary image is decoded instead).
+    private static func decodeEmbeddedThumbnail(of primary: OpaquePointer, size: PixelSize, target: PixelSize, options: ImageDecodeOptions, what: String) -> Bitmap? {
+        let count = min(maximumThumbnails, heif_image_handle_get_number_of_thumbnails(primary))
+        guard count > 0 else { return nil }
+        var ids = [heif_item_id](repeating: 0, count: Int(count))
+        let listed = heif_image_handle_get_list_of_thumbnail_IDs(primary, &ids, count)
+        let aspect = Double(size.width) / Double(size.height)
+        var best: (handle: OpaquePointer, size: PixelSize)?
+        defer { if let best { heif_image_handle_release(best.handle) } }
+        for id in ids.prefix(Int(max(0, listed))) {
+            var thumbnailHandle: OpaquePointer?
+            guard heif_image_handle_get_thumbnail(primary, id, &thumbnailHandle).code == heif_error_Ok, let handle = thumbnailHandle else { continue }
+            guard let thumbnailSize = try? checkedSize(handle, options: options, what: "a thumbnail"),
+                  thumbnailSize.width >= target.width, thumbnailSize.height >= target.height,
+                  abs(Double(thumbnailSize.width) / Double(thumbnailSize.height) - aspect) <= aspect * 0.02,
+                  (thumbnailSize.pixelCount ?? .max) < (best?.size.pixelCount ?? .max) else {
+                heif_image_handle_release(handle)
+                continue
+            }
+            if let previous = best { heif_image_handle_release(previous.handle) }
+            best = (handle, thumbnailSize)
+        }
+        guard let best, let bitmap = try? decodeHandle(best.handle, expected: best.size, what: "the thumbnail of \(what)") else { return nil }
+        return bitmap.size == target ? bitmap : try? bitmap.resampled(to: target, filter: .lanczos3)
+    }
+
+    /// Decodes `handle` to RGBA8 (libheif converts YCbCr and HDR, applies the transformations
+    /// and, for an image without alpha, fills alpha with 255).
+    /// - Parameters:
+    ///   - truncated: Tells, after a failure, whether the data is cut short (for the message).
+    static func decodeHandle(_ handle: OpaquePointer, expected: PixelSize, what: String, truncated: () -> Bool = { false }) throws -> Bitmap {
+        let hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
+        guard let decodingOptions = heif_decoding_options_alloc() else {
+            throw WebImageError(.badImageData, "\(what) cannot be decoded: libheif is out of memory")
+        }
+        defer { heif_decoding_options_free(decodingOptions) }
+        decodingOptions.pointee.convert_hdr_to_8bit = 1
+        var decoded: OpaquePointer?
+        try HEIFStatus.check(heif_decode_image(handle, &decoded, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, decodingOptions), what, truncated: truncated())
+        guard let image = decoded else { throw WebImageError(.badImageData, "\(what) decoded to nothing") }
+        defer { heif_image_release(image) }
+        let width = Int(heif_image_get_width(image, heif_channel_interleaved))
+        let height = Int(heif_image_get_height(image, heif_channel_interleaved))
+        var stride: Int32 = 0
+        guard width == expected.width, height == expected.height,
+              heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved) == 8,
+              let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
+              Int(stride) >= width * 4 else {
+            throw WebImageError(.badImageData, "\(what) decoded to a \(width)x\(height) image, not the RGBA8 \(expected) its header states")
+        }
+        let rowBytes = width * 4
+        let count = rowBytes * height
+        let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            guard let destination = buffer.baseAddress else { return }
+            if Int(stride) == rowBytes {
+                destination.update(from: plane, count: count)
+            } else {
+                for row in 0..<height {
+                    (destination + row * rowBytes).update(from: plane + row * Int(stride), count: rowBytes)
+                }
+            }
+            initialized = count
+        }
+        return try Bitmap(width: width, height: height, bytes: pixels, hasAlpha: hasAlpha)
+    }
+}

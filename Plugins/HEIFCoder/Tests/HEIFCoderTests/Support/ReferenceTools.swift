@@ -1,0 +1,62 @@
+import Foundation
+
+/// libheif's command-line tools (`heif-enc`, `heif-convert`, Debian package libheif-examples),
+/// run as subprocesses in a temporary folder. Tests that need them are skipped, saying so,
+/// when they are not on the PATH.
+enum ReferenceTools {
+    /// The full path of `name` on the PATH, or `nil`.
+    static func path(of name: String) -> String? {
+        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        for folder in folders {
+            let candidate = "\(folder)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// Whether `heif-enc` and `heif-convert` are both installed.
+    static let available = path(of: "heif-enc") != nil && path(of: "heif-convert") != nil
+
+
+    /// Whether `heif-enc` lists an AVIF (AV1) encoder.
+    static let encodesAVIF: Bool = {
+        guard available, let output = try? run("heif-enc", ["--list-encoders"], in: FileManager.default.temporaryDirectory) else { return false }
+        guard let avif = output.range(of: "AVIF encoders:") else { return false }
+        return output[avif.upperBound...].contains("- ")
+    }()
+
+    /// Runs tool `name` with `arguments` in `folder`; returns its standard output.
+    /// - Throws: `ToolFailure` when it exits with a non-zero status.
+    @discardableResult
+    static func run(_ name: String, _ arguments: [String], in folder: URL) throws -> String {
+        guard let executable = path(of: name) else { throw ToolFailure(message: "\(name) is not installed") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw ToolFailure(message: "\(name) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(String(decoding: errorData, as: UTF8.self))")
+        }
+        return String(decoding: outputData, as: UTF8.self)
+    }
+
+    /// A new empty temporary folder; the caller removes it.
+    static func makeFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("heifcoder-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+}
+
+/// A reference tool that failed.
+struct ToolFailure: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
