@@ -11,6 +11,32 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+// MARK: JXLCoder plug-in (JPEG XL on the system libjxl; Plugins/JXLCoder)
+
+/// The JPEG XL coder's product.
+// Declared before `package`: a manifest runs top to bottom.
+let jxlProducts: [Product] = [
+    .library(name: "JXLCoder", targets: ["JXLCoder"]),
+]
+
+/// The JPEG XL coder, its system library (libjxl and libjxl_threads, Debian `libjxl-dev`) and
+/// its tests. The coder sees only WebImageCore's public API.
+let jxlTargets: [Target] = [
+    .systemLibrary(
+        name: "CJXL",
+        path: "Plugins/JXLCoder/Sources/CJXL",
+        pkgConfig: "libjxl",
+        providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]
+    ),
+    .target(name: "JXLCoder", dependencies: ["CJXL", "WebImageCore"], path: "Plugins/JXLCoder/Sources/JXLCoder", swiftSettings: strictSettings),
+    .testTarget(
+        name: "JXLCoderTests",
+        dependencies: ["JXLCoder", "CJXL", "SwiftWebImage", "WebImageTestSupport"],
+        path: "Plugins/JXLCoder/Tests/JXLCoderTests",
+        swiftSettings: strictSettings
+    ),
+]
+
 let package = Package(
     name: "SwiftWebImage",
     platforms: [.macOS(.v15)],
@@ -26,7 +52,7 @@ let package = Package(
         .executable(name: "webimage", targets: ["webimage"]),
         // Release-mode benchmarks against Pillow, NSCache, FileManager and curl (scripts/bench).
         .executable(name: "webimage-bench", targets: ["webimage-bench"]),
-    ],
+    ] + jxlProducts,
     targets: [
         .target(name: "WebImageCore", path: "Sources/Core", swiftSettings: strictSettings),
         .target(name: "WebImageCoders", dependencies: ["WebImageCore", "CJPEGShim", "CZlib"], path: "Sources/Coders", swiftSettings: strictSettings),
@@ -67,5 +93,5 @@ let package = Package(
         .testTarget(name: "SwiftWebImageTests", dependencies: ["SwiftWebImage", "WebImageTestSupport"], swiftSettings: strictSettings),
         // Depends on the executable so that it is built with the tests (they run it as a subprocess).
         .testTarget(name: "WebImageCLITests", dependencies: ["WebImageCLIKit", "WebImageTestSupport", "webimage"], swiftSettings: strictSettings),
-    ]
+    ] + jxlTargets
 )
