@@ -20,8 +20,9 @@ public import WebImageCore
 ///   animation's frames are first counted by a pass over the frame headers alone (no pixel is
 ///   decoded), which stops past `options.maxFrameCount`. Truncated and corrupt data throw
 ///   ``WebImageError/Code/badImageData``.
-/// - The orientation in the codestream is applied unless `applyOrientation` is `false`
-///   (the image is then marked ``ImageMetadata/orientationApplied``).
+/// - The orientation in the codestream is applied (by libjxl) unless `applyOrientation` is
+///   `false`. The image is not marked ``ImageMetadata/orientationApplied``: libjxl reports the
+///   upright size and no orientation once it applies one, so the coder cannot tell.
 /// - Thumbnails (`thumbnailPixelSize`, `scaleDownLimitBytes`): JPEG XL has no scaled decoding,
 ///   so the image is decoded at full size (after the limit checks) and resampled with
 ///   Lanczos-3; marked ``ImageMetadata/thumbnail``.
@@ -87,15 +88,13 @@ public struct JXLCoder: ProgressiveImageCoder, AnimatedImageCoder {
             return try decodeAnimation(data, options: options)
         }
         let size = options.targetPixelSize(for: info.outputSize)
-        var metadata: ImageMetadata = size == info.outputSize ? .decoded : [.decoded, .thumbnail]
-        if options.applyOrientation && info.orientation != 1 { metadata.insert(.orientationApplied) }
+        let metadata: ImageMetadata = size == info.outputSize ? .decoded : [.decoded, .thumbnail]
         return WebImage(bitmap: try JXLStillDecoding.fitted(bitmap, to: size), scale: options.scaleFactor, format: .jpegXL, metadata: metadata)
     }
 
     private func decodeAnimation(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
         let provider = try JXLAnimationProvider(data: data, options: options, threads: threads)
-        var metadata: ImageMetadata = provider.isThumbnail ? [.decoded, .thumbnail] : .decoded
-        if options.applyOrientation && provider.info.orientation != 1 { metadata.insert(.orientationApplied) }
+        let metadata: ImageMetadata = provider.isThumbnail ? [.decoded, .thumbnail] : .decoded
         if provider.frameCount == 1 {
             return WebImage(bitmap: try provider.frame(at: 0), scale: options.scaleFactor, format: .jpegXL, metadata: metadata)
         }

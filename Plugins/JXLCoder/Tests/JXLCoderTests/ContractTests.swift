@@ -14,7 +14,7 @@ import JXLCoder
     }
 
     /// Lossy at the default quality (1 -> distance 0.1) on the contract's opaque 37x23 gradient: the
-    /// measured worst channel is 14 levels off (edges of so small an image; the mean is far lower). (With
+    /// measured worst channel is 14 levels off. (With
     /// alpha, lossy encoding drops the color under fully transparent pixels, as libjxl does by
     /// default: EncodingTests checks the visible pixels.)
     @Test(arguments: ImageCoderContract.Check.allCases)

@@ -31,7 +31,7 @@ final class JXLAnimationProvider: AnimatedImageProvider {
         let (info, ticks) = try data.withUnsafeBytes { raw in
             try scan.setInput(raw)
             let info = try scan.readInfo()
-            try JXLLimits.checkFrame(info.storedSize, options: options, byteCount: data.count)
+            try JXLLimits.checkFrame(info.outputSize, options: options, byteCount: data.count)
             guard info.isAnimated, !options.firstFrameOnly else { return (info, [UInt32(0)]) }
             return (info, try scan.frameDurations(limit: options.maxFrameCount, byteCount: data.count, options: options))
         }

@@ -2,8 +2,8 @@ import CJXL
 import WebImageCore
 
 /// One libjxl decoder (`JxlDecoder`) over data given whole, with its optional thread runner:
-/// reads the basic info, renders frames one after another (or from any index, by rewinding
-/// and skipping) into caller-owned RGBA8 memory, and lists the frame headers without decoding
+/// reads the basic info, renders frames one after another (skipping ahead when asked) into
+/// caller-owned RGBA8 memory, and lists the frame headers without decoding
 /// pixels.
 ///
 /// Output: RGBA8 (`JXL_TYPE_UINT8`, 4 channels; opaque images get alpha 255), straight alpha
@@ -24,9 +24,6 @@ final class JXLDecoderSession: @unchecked Sendable {
     private(set) var nextFrame = 0
     private let decoder: OpaquePointer
     private let runner: UnsafeMutableRawPointer?
-    private let applyOrientation: Bool
-    /// The input given to libjxl (kept for ``rewind(to:)``); the caller keeps it alive.
-    private var input: UnsafeRawBufferPointer?
 
     /// Creates a decoder subscribed to the basic info and frame headers, and to full frames
     /// when `pixels` is `true`.
@@ -36,7 +33,6 @@ final class JXLDecoderSession: @unchecked Sendable {
     /// - Throws: ``WebImageError/Code/badImageData`` when libjxl cannot make a decoder.
     init(pixels: Bool, applyOrientation: Bool, threads: Int, what: String) throws {
         self.what = what
-        self.applyOrientation = applyOrientation
         guard let decoder = JxlDecoderCreate(nil) else {
             throw WebImageError(.badImageData, "\(what): libjxl cannot make a decoder (out of memory?)")
         }
@@ -65,7 +61,6 @@ final class JXLDecoderSession: @unchecked Sendable {
         guard let base = bytes.baseAddress, bytes.count > 0 else {
             throw WebImageError(.badImageData, "\(what) is empty")
         }
-        input = bytes
         guard JxlDecoderSetInput(decoder, base.assumingMemoryBound(to: UInt8.self), bytes.count) == JXL_DEC_SUCCESS else {
             throw WebImageError(.badImageData, "\(what): libjxl refused the input")
         }
@@ -111,14 +106,13 @@ final class JXLDecoderSession: @unchecked Sendable {
         }
     }
 
-    /// Starts over so that the next ``render(into:)`` delivers frame `index`: libjxl still reads
-    /// the frames before it (and decodes those later frames depend on) but outputs none.
-    func rewind(to index: Int) throws {
-        guard let input else { throw WebImageError(.badImageData, "\(what): no input to rewind") }
-        JxlDecoderRewind(decoder)
-        try setInput(input)
-        if index > 0 { JxlDecoderSkipFrames(decoder, index) }
-        nextFrame = index
+    /// Makes the next ``render(into:)`` deliver the frame `count` frames after ``nextFrame``:
+    /// libjxl still reads the frames between (and decodes those later frames depend on) but
+    /// outputs none.
+    func skip(_ count: Int) {
+        guard count > 0 else { return }
+        JxlDecoderSkipFrames(decoder, count)
+        nextFrame += count
     }
 
     /// The durations (in ticks) of the displayed frames, read from the frame headers only
@@ -155,7 +149,7 @@ final class JXLDecoderSession: @unchecked Sendable {
         guard JxlDecoderGetBasicInfo(decoder, &basic) == JXL_DEC_SUCCESS else {
             throw WebImageError(.badImageData, "\(what): libjxl cannot give its basic info")
         }
-        let info = JXLImageInfo(basic, applyOrientation: applyOrientation)
+        let info = JXLImageInfo(basic)
         self.info = info
         return info
     }

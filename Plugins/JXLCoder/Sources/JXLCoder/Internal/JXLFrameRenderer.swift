@@ -2,15 +2,20 @@ import Foundation
 import WebImageCore
 
 /// Renders the frames of one JPEG XL file on demand, with one decoder kept between calls:
-/// frames asked in order (as an animation plays) continue where the last one ended; any other
-/// index rewinds the decoder and skips to it.
+/// frames asked in order (as an animation plays) continue where the last one ended; a later
+/// index skips ahead (libjxl reads but does not output the frames between), an earlier one starts
+/// a new decoder and skips.
 ///
 /// `@unchecked Sendable`: used only inside the provider's `Locked`; it owns a copy of the file
 /// (libjxl reads the input in place, so it must not move), freed in `deinit`.
 final class JXLFrameRenderer: @unchecked Sendable {
     private let bytes: UnsafeMutableRawBufferPointer
-    private let session: JXLDecoderSession
+    private var session: JXLDecoderSession
     private let info: JXLImageInfo
+    private let applyOrientation: Bool
+    private let threads: Int
+    private let what: String
+    private let count: Int
     /// Whether the session is mid-way through a failed frame (so must rewind).
     private var needsRewind = false
 
@@ -22,10 +27,12 @@ final class JXLFrameRenderer: @unchecked Sendable {
         }
         self.bytes = bytes
         self.info = info
+        self.applyOrientation = applyOrientation
+        self.threads = threads
+        self.what = what
+        self.count = data.count
         do {
-            session = try JXLDecoderSession(pixels: true, applyOrientation: applyOrientation, threads: threads, what: what)
-            try session.setInput(UnsafeRawBufferPointer(rebasing: bytes[0..<data.count]))
-            _ = try session.readInfo()
+            session = try Self.makeSession(bytes: UnsafeRawBufferPointer(rebasing: bytes[0..<data.count]), applyOrientation: applyOrientation, threads: threads, what: what)
         } catch {
             bytes.deallocate()
             throw error
@@ -34,13 +41,22 @@ final class JXLFrameRenderer: @unchecked Sendable {
 
     deinit { bytes.deallocate() }
 
+    private static func makeSession(bytes: UnsafeRawBufferPointer, applyOrientation: Bool, threads: Int, what: String) throws -> JXLDecoderSession {
+        let session = try JXLDecoderSession(pixels: true, applyOrientation: applyOrientation, threads: threads, what: what)
+        try session.setInput(bytes)
+        _ = try session.readInfo()
+        return session
+    }
+
     /// Frame `index` (coalesced on the canvas) at the output size.
     /// - Throws: ``WebImageError/Code/badImageData`` for truncated or corrupt frame data.
     func frame(at index: Int) throws -> Bitmap {
-        if needsRewind || index != session.nextFrame {
-            try session.rewind(to: index)
+        if needsRewind || index < session.nextFrame {
+            // A new decoder: libjxl 0.7's JxlDecoderRewind does not restart coalesced animations.
+            session = try Self.makeSession(bytes: UnsafeRawBufferPointer(rebasing: bytes[0..<count]), applyOrientation: applyOrientation, threads: threads, what: what)
             needsRewind = false
         }
+        session.skip(index - session.nextFrame)
         do {
             return try JXLStillDecoding.render(session, info: info)
         } catch {

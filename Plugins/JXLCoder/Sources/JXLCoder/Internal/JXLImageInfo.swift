@@ -3,13 +3,9 @@ import WebImageCore
 
 /// What a JPEG XL file's basic info says, read before any pixel is decoded.
 struct JXLImageInfo: Sendable {
-    /// The size the codestream stores (before orientation).
-    var storedSize: PixelSize
-    /// The size of the decoded pixels: ``storedSize`` with width and height swapped when the
-    /// orientation (5...8) is applied.
+    /// The size of the decoded pixels. When libjxl applies the orientation (the default), it
+    /// reports the upright size (and orientation 1); otherwise the stored size.
     var outputSize: PixelSize
-    /// The EXIF-style orientation, 1...8.
-    var orientation: Int
     /// Whether the image has an alpha channel.
     var hasAlpha: Bool
     /// Whether the codestream says it is an animation.
@@ -19,12 +15,9 @@ struct JXLImageInfo: Sendable {
     /// Seconds per tick of frame durations (tps denominator / numerator); 0 for a still.
     var secondsPerTick: Double
 
-    /// Reads `info`; `applyOrientation` says whether libjxl turns the pixels upright.
-    init(_ info: JxlBasicInfo, applyOrientation: Bool) {
-        storedSize = PixelSize(width: Int(info.xsize), height: Int(info.ysize))
-        orientation = Int(info.orientation.rawValue)
-        let swaps = applyOrientation && (5...8).contains(orientation)
-        outputSize = swaps ? PixelSize(width: storedSize.height, height: storedSize.width) : storedSize
+    /// Reads `info`.
+    init(_ info: JxlBasicInfo) {
+        outputSize = PixelSize(width: Int(info.xsize), height: Int(info.ysize))
         hasAlpha = info.alpha_bits > 0
         isAnimated = info.have_animation != 0
         loopCount = isAnimated ? Int(info.animation.num_loops) : 0
@@ -34,10 +27,9 @@ struct JXLImageInfo: Sendable {
 
     /// The pixel limit, checked before any pixel buffer is set: throws
     /// ``WebImageError/Code/badImageData`` for an empty image and
-    /// ``WebImageError/Code/imageTooLarge`` over `options.maxPixelCount` (one frame of the
-    /// stored size) or, for one frame at the size it is decoded at, `options.maxTotalPixelCount`.
+    /// ``WebImageError/Code/imageTooLarge`` over `options.maxPixelCount` (one frame) or, for one frame at the size it is decoded at, `options.maxTotalPixelCount`.
     func checkLimit(_ options: ImageDecodeOptions, byteCount: Int) throws {
-        try JXLLimits.checkFrame(storedSize, options: options, byteCount: byteCount)
+        try JXLLimits.checkFrame(outputSize, options: options, byteCount: byteCount)
         try JXLLimits.checkTotal(frameCount: 1, decodedSize: options.targetPixelSize(for: outputSize), options: options, byteCount: byteCount)
     }
 }

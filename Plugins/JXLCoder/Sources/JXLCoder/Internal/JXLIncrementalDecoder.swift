@@ -90,7 +90,6 @@ final class JXLIncrementalDecoder: IncrementalImageDecoder {
             let size = options.targetPixelSize(for: info.outputSize)
             var metadata: ImageMetadata = [.decoded, .incremental]
             if size != info.outputSize { metadata.insert(.thumbnail) }
-            if options.applyOrientation && info.orientation != 1 { metadata.insert(.orientationApplied) }
             return WebImage(bitmap: try JXLStillDecoding.fitted(bitmap, to: size), scale: options.scaleFactor, format: .jpegXL, metadata: metadata)
         } catch {
             state.failed = true

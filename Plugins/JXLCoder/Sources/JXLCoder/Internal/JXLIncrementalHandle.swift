@@ -77,7 +77,7 @@ final class JXLIncrementalHandle: @unchecked Sendable {
                 guard JxlDecoderGetBasicInfo(decoder, &basic) == JXL_DEC_SUCCESS else {
                     throw WebImageError(.badImageData, "\(what): libjxl cannot give its basic info")
                 }
-                let info = JXLImageInfo(basic, applyOrientation: options.applyOrientation)
+                let info = JXLImageInfo(basic)
                 try info.checkLimit(options, byteCount: raw.count)
                 self.info = info
             case JXL_DEC_FRAME:
