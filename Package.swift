@@ -76,7 +76,7 @@ let package = Package(
         .target(name: "WebImageCLIKit", dependencies: ["SwiftWebImage", "WebImageLoopbackServer"], path: "Sources/CLIKit", swiftSettings: strictSettings),
         .executableTarget(
             name: "webimage-bench",
-            dependencies: ["SwiftWebImage", "WebImageLoopbackServer"],
+            dependencies: ["SwiftWebImage", "WebImageLoopbackServer", "JXLCoder"],
             path: "Benchmarks/WebImageBench",
             swiftSettings: strictSettings
         ),

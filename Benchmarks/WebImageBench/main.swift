@@ -32,6 +32,7 @@ while !arguments.isEmpty {
         print("usage: webimage-bench INPUT_DIR [--iterations N] [--cases a,b,...]")
         print("image cases: \(ImageCases.names.joined(separator: ", "))")
         print("peer cases:  \(PeerCases.names.joined(separator: ", "))")
+        print("JPEG XL cases: \(JXLCases.names.joined(separator: ", "))")
         exit(0)
     default:
         guard inputPath == nil else { fail("unexpected argument \(argument)") }
@@ -68,6 +69,14 @@ for name in wanted where ImageCases.names.contains(name) {
         FileHandle.standardError.write(Data("webimage-bench: \(name) failed: \(error) (inputs: \(inputPath), made by make_inputs.py)\n".utf8))
     }
 }
+for name in wanted where JXLCases.names.contains(name) {
+    do {
+        let body = try JXLCases(inputs: inputs).prepare(name)
+        emit(name, try runner.measure(iterations: name == "jxl-encode" ? max(3, iterations / 2) : iterations, body))
+    } catch {
+        FileHandle.standardError.write(Data("webimage-bench: \(name) failed: \(error)\n".utf8))
+    }
+}
 for name in wanted where PeerCases.names.contains(name) {
     do {
         let result = try await PeerCases(runner: runner).run(name)
@@ -76,6 +85,6 @@ for name in wanted where PeerCases.names.contains(name) {
         FileHandle.standardError.write(Data("webimage-bench: \(name) failed: \(error)\n".utf8))
     }
 }
-for name in wanted where !ImageCases.names.contains(name) && !PeerCases.names.contains(name) {
+for name in wanted where !ImageCases.names.contains(name) && !PeerCases.names.contains(name) && !JXLCases.names.contains(name) {
     FileHandle.standardError.write(Data("webimage-bench: unknown case \(name)\n".utf8))
 }
