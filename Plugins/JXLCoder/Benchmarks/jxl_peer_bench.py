@@ -48,7 +48,7 @@ def main():
 
     out = subprocess.run(['djxl', jxl, '--num_reps=%d' % a.iterations, '--num_threads=%d' % a.threads],
                          capture_output=True, text=True, check=True)
-    m = re.search(r'(\d+) x (\d+), ([\d.]+) MP/s', out.stdout + out.stderr)
+    m = re.search(r'(\d+) x (\d+), (?:geomean: )?([\d.]+) MP/s', out.stdout + out.stderr)
     if m:
         w, h, mps = int(m.group(1)), int(m.group(2)), float(m.group(3))
         ms = w * h / (mps * 1e6) * 1000
