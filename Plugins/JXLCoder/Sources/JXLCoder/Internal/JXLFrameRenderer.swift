@@ -16,7 +16,7 @@ final class JXLFrameRenderer: @unchecked Sendable {
     private let threads: Int
     private let what: String
     private let count: Int
-    /// Whether the session is mid-way through a failed frame (so must rewind).
+    /// Whether the session stopped inside a failed frame (the next call starts a new one).
     private var needsRewind = false
 
     /// - Throws: ``WebImageError/Code/badImageData`` when libjxl cannot read the headers.
@@ -52,7 +52,7 @@ final class JXLFrameRenderer: @unchecked Sendable {
     /// - Throws: ``WebImageError/Code/badImageData`` for truncated or corrupt frame data.
     func frame(at index: Int) throws -> Bitmap {
         if needsRewind || index < session.nextFrame {
-            // A new decoder: libjxl 0.7's JxlDecoderRewind does not restart coalesced animations.
+            // A new decoder: after JxlDecoderRewind, libjxl 0.7 delivered no frame (seen in testing).
             session = try Self.makeSession(bytes: UnsafeRawBufferPointer(rebasing: bytes[0..<count]), applyOrientation: applyOrientation, threads: threads, what: what)
             needsRewind = false
         }
