@@ -2,9 +2,8 @@ import CJXL
 import WebImageCore
 
 /// One libjxl decoder (`JxlDecoder`) over data given whole, with its optional thread runner:
-/// reads the basic info, renders frames one after another (skipping ahead when asked) into
-/// caller-owned RGBA8 memory, and lists the frame headers without decoding
-/// pixels.
+/// reads the basic info, renders frames one after another (skipping ahead when asked) as RGBA8,
+/// and lists the frame headers without decoding pixels.
 ///
 /// Output: RGBA8 (`JXL_TYPE_UINT8`, 4 channels; opaque images get alpha 255), straight alpha
 /// (`JxlDecoderSetUnpremultiplyAlpha`), frames coalesced (blended onto the canvas by libjxl),
@@ -20,7 +19,7 @@ final class JXLDecoderSession: @unchecked Sendable {
     let what: String
     /// The basic info, once read.
     private(set) var info: JXLImageInfo?
-    /// The index of the frame the next ``render(into:)`` delivers.
+    /// The index of the frame the next ``render()`` delivers.
     private(set) var nextFrame = 0
     private let decoder: OpaquePointer
     private let runner: UnsafeMutableRawPointer?
@@ -77,10 +76,11 @@ final class JXLDecoderSession: @unchecked Sendable {
         return try takeBasicInfo()
     }
 
-    /// Renders the next frame (``nextFrame``) into `buffer`, which must hold the output size x 4
-    /// bytes. The basic info must have been read (``readInfo()``).
+    /// Renders the next frame (``nextFrame``) as RGBA8 bytes of the output size. The memory is
+    /// allocated only when libjxl asks for it (`JXL_DEC_NEED_IMAGE_OUT_BUFFER`, once the frame's
+    /// header and table of contents are read), so a file that is all header costs none.
     /// - Throws: ``WebImageError/Code/badImageData`` for a missing frame, truncated or corrupt data.
-    func render(into buffer: UnsafeMutableRawBufferPointer) throws {
+    func render() throws -> [UInt8] {
         var format = Self.pixelFormat
         while true {
             let status = JxlDecoderProcessInput(decoder)
@@ -90,14 +90,21 @@ final class JXLDecoderSession: @unchecked Sendable {
             case JXL_DEC_BASIC_INFO, JXL_DEC_FRAME:
                 continue
             case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
-                var size = 0
-                guard JxlDecoderImageOutBufferSize(decoder, &format, &size) == JXL_DEC_SUCCESS, size == buffer.count,
-                      JxlDecoderSetImageOutBuffer(decoder, &format, buffer.baseAddress, buffer.count) == JXL_DEC_SUCCESS else {
-                    throw WebImageError(.badImageData, "\(what): frame \(nextFrame) needs \(size) bytes of output, not the \(buffer.count) its header implies")
+                guard let size = info?.outputSize else {
+                    throw WebImageError(.badImageData, "\(what): pixels before the basic info")
                 }
-            case JXL_DEC_FULL_IMAGE:
-                nextFrame += 1
-                return
+                let count = size.width * size.height * 4
+                var needed = 0
+                guard JxlDecoderImageOutBufferSize(decoder, &format, &needed) == JXL_DEC_SUCCESS, needed == count else {
+                    throw WebImageError(.badImageData, "\(what): frame \(nextFrame) needs \(needed) bytes of output, not the \(count) its header implies")
+                }
+                return try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    guard JxlDecoderSetImageOutBuffer(decoder, &format, buffer.baseAddress, count) == JXL_DEC_SUCCESS else {
+                        throw WebImageError(.badImageData, "\(what): libjxl refused the output buffer for frame \(nextFrame)")
+                    }
+                    try finishFrame()
+                    initialized = count
+                }
             case JXL_DEC_SUCCESS:
                 throw WebImageError(.badImageData, "\(what) has no frame \(nextFrame)")
             default:
@@ -106,7 +113,14 @@ final class JXLDecoderSession: @unchecked Sendable {
         }
     }
 
-    /// Makes the next ``render(into:)`` deliver the frame `count` frames after ``nextFrame``:
+    /// Runs libjxl until the frame whose output buffer is set is complete.
+    private func finishFrame() throws {
+        let status = JxlDecoderProcessInput(decoder)
+        guard status == JXL_DEC_FULL_IMAGE else { throw failure(status, during: "frame \(nextFrame)") }
+        nextFrame += 1
+    }
+
+    /// Makes the next ``render()`` deliver the frame `count` frames after ``nextFrame``:
     /// libjxl still reads the frames between (and decodes those later frames depend on) but
     /// outputs none.
     func skip(_ count: Int) {

@@ -23,12 +23,7 @@ enum JXLStillDecoding {
     /// Renders the session's next frame into a new bitmap of the output size.
     static func render(_ session: JXLDecoderSession, info: JXLImageInfo) throws -> Bitmap {
         let size = info.outputSize
-        let count = size.width * size.height * 4
-        let pixels = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            try session.render(into: UnsafeMutableRawBufferPointer(buffer))
-            initialized = count
-        }
-        return try Bitmap(width: size.width, height: size.height, bytes: pixels, hasAlpha: info.hasAlpha)
+        return try Bitmap(width: size.width, height: size.height, bytes: session.render(), hasAlpha: info.hasAlpha)
     }
 
     /// `bitmap` resampled to `size` (Lanczos-3) when they differ.
