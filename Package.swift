@@ -12,9 +12,9 @@ let strictSettings: [SwiftSetting] = [
 ]
 
 // MARK: JXLCoder plug-in (JPEG XL on the system libjxl; Plugins/JXLCoder)
+// Declared before `package`: a manifest runs top to bottom.
 
 /// The JPEG XL coder's product.
-// Declared before `package`: a manifest runs top to bottom.
 let jxlProducts: [Product] = [
     .library(name: "JXLCoder", targets: ["JXLCoder"]),
 ]
