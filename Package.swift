@@ -33,6 +33,8 @@ let strictSettings: [SwiftSetting] = [
 /// lists them too): `info`, `convert`, `fetch` and the demo see their formats.
 let cliPluginCoders: [Target.Dependency] = [
     "WebPCoder",
+    "HEIFCoder",
+    "JXLCoder",
 ]
 
 let package = Package(
@@ -74,7 +76,7 @@ let package = Package(
         .target(name: "WebImageCLIKit", dependencies: ["SwiftWebImage", "WebImageLoopbackServer"] + cliPluginCoders, path: "Sources/CLIKit", swiftSettings: strictSettings),
         .executableTarget(
             name: "webimage-bench",
-            dependencies: ["SwiftWebImage", "WebImageLoopbackServer"],
+            dependencies: ["SwiftWebImage", "WebImageLoopbackServer", "JXLCoder"],
             path: "Benchmarks/WebImageBench",
             swiftSettings: strictSettings
         ),
@@ -197,3 +199,14 @@ package.targets += [
 ]
 // The benchmark's heic-decode, heic-encode and heic-thumbnail cases.
 package.targets.first { $0.name == "webimage-bench" }?.dependencies.append("HEIFCoder")
+
+// JXLCoder: JPEG XL (still, animated, progressive; lossy and lossless encoding) on the system
+// libjxl 0.7+ and libjxl_threads (Debian: libjxl-dev).
+package.products += [.library(name: "JXLCoder", targets: ["JXLCoder"])]
+package.targets += [
+    .systemLibrary(name: "CJXL", path: "Plugins/JXLCoder/Sources/CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]),
+    pluginTarget("JXLCoder", path: "Plugins/JXLCoder/Sources/JXLCoder", dependencies: ["CJXL", "WebImageCore"]),
+    pluginTests("JXLCoderTests", path: "Plugins/JXLCoder/Tests/JXLCoderTests", dependencies: [
+        "JXLCoder", "CJXL", "SwiftWebImage", "WebImageTestSupport",
+    ]),
+]

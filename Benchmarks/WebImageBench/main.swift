@@ -33,6 +33,7 @@ while !arguments.isEmpty {
         print("image cases: \(ImageCases.names.joined(separator: ", "))")
         print("peer cases:  \(PeerCases.names.joined(separator: ", "))")
         print("HEIC cases:  \(HEIFCases.names.joined(separator: ", ")) (inputs: Plugins/HEIFCoder/Benchmarks/bench.sh)")
+        print("JPEG XL cases: \(JXLCases.names.joined(separator: ", "))")
         exit(0)
     default:
         guard inputPath == nil else { fail("unexpected argument \(argument)") }
@@ -69,6 +70,14 @@ for name in wanted where ImageCases.names.contains(name) {
         FileHandle.standardError.write(Data("webimage-bench: \(name) failed: \(error) (inputs: \(inputPath), made by make_inputs.py)\n".utf8))
     }
 }
+for name in wanted where JXLCases.names.contains(name) {
+    do {
+        let body = try JXLCases(inputs: inputs).prepare(name)
+        emit(name, try runner.measure(iterations: name == "jxl-encode" ? max(3, iterations / 2) : iterations, body))
+    } catch {
+        FileHandle.standardError.write(Data("webimage-bench: \(name) failed: \(error)\n".utf8))
+    }
+}
 for name in wanted where PeerCases.names.contains(name) {
     do {
         let result = try await PeerCases(runner: runner).run(name)
@@ -85,6 +94,6 @@ for name in wanted where HEIFCases.names.contains(name) {
         FileHandle.standardError.write(Data("webimage-bench: \(name) failed: \(error)\n".utf8))
     }
 }
-for name in wanted where !ImageCases.names.contains(name) && !PeerCases.names.contains(name) && !HEIFCases.names.contains(name) {
+for name in wanted where !ImageCases.names.contains(name) && !PeerCases.names.contains(name) && !HEIFCases.names.contains(name) && !JXLCases.names.contains(name) {
     FileHandle.standardError.write(Data("webimage-bench: unknown case \(name)\n".utf8))
 }

@@ -1,5 +1,7 @@
 import Foundation
 import SwiftWebImage
+import HEIFCoder
+import JXLCoder
 import WebPCoder
 
 /// The plug-in coders `webimage` registers at launch, each with the sample it adds to the demo.
@@ -23,6 +25,14 @@ enum PluginCoders {
         Entry(coder: WebPCoder()) {
             DemoSamples.Sample(name: "badge.webp", summary: "lossy WebP with alpha (WebPCoder plug-in)", contentType: "image/webp",
                                data: try WebPCoder().encode(WebImage(bitmap: try DemoSamples.badge(size: 192)), as: .webp, options: ImageEncodeOptions(compressionQuality: 0.8)))
+        },
+        Entry(coder: HEIFCoder()) {
+            DemoSamples.Sample(name: "badge.heic", summary: "HEIC with alpha (HEIFCoder plug-in, libheif)", contentType: "image/heic",
+                               data: try HEIFCoder().encode(WebImage(bitmap: try DemoSamples.badge(size: 192)), as: .heic, options: ImageEncodeOptions(compressionQuality: 0.8)))
+        },
+        Entry(coder: JXLCoder()) {
+            DemoSamples.Sample(name: "badge.jxl", summary: "lossy JPEG XL with alpha (JXLCoder plug-in, libjxl)", contentType: "image/jxl",
+                               data: try JXLCoder().encode(WebImage(bitmap: try DemoSamples.badge(size: 192)), as: .jpegXL, options: ImageEncodeOptions(compressionQuality: 0.8)))
         },
     ]
 

@@ -1,0 +1,33 @@
+import Foundation
+import WebImageCore
+
+/// Decoding of the first frame of a JPEG XL file in one pass: the basic info is read and
+/// checked against the limits, then the pixels are decoded into memory sized from it.
+enum JXLStillDecoding {
+    /// The first frame of `data` (for a still, the image) at its full, upright size, or `nil`
+    /// when the file is an animation and `options` does not ask for its first frame only (the
+    /// caller then makes an animation provider).
+    /// - Throws: ``WebImageError/Code/badImageData``, ``WebImageError/Code/imageTooLarge``.
+    static func decode(_ data: Data, options: ImageDecodeOptions, threads: Int) throws -> (bitmap: Bitmap, info: JXLImageInfo)? {
+        let what = "JPEG XL data of \(data.count) bytes"
+        let session = try JXLDecoderSession(pixels: true, applyOrientation: options.applyOrientation, threads: threads, what: what)
+        return try data.withUnsafeBytes { raw in
+            try session.setInput(raw)
+            let info = try session.readInfo()
+            try info.checkLimit(options, byteCount: data.count)
+            if info.isAnimated && !options.firstFrameOnly { return nil }
+            return (try render(session, info: info), info)
+        }
+    }
+
+    /// Renders the session's next frame into a new bitmap of the output size.
+    static func render(_ session: JXLDecoderSession, info: JXLImageInfo) throws -> Bitmap {
+        let size = info.outputSize
+        return try Bitmap(width: size.width, height: size.height, bytes: session.render(), hasAlpha: info.hasAlpha)
+    }
+
+    /// `bitmap` resampled to `size` (Lanczos-3) when they differ.
+    static func fitted(_ bitmap: Bitmap, to size: PixelSize) throws -> Bitmap {
+        bitmap.size == size ? bitmap : try bitmap.resampled(to: size, filter: .lanczos3)
+    }
+}
