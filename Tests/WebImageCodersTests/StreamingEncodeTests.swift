@@ -135,4 +135,21 @@ import WebImageTestSupport
             }
         }
     }
+
+    @Test("a lazily transformed animation encodes as the same transform of held frames, each source frame read once per encode")
+    func transformedAnimationStreams() throws {
+        let kinds = [2, 0, 0, 1]
+        let invert: @Sendable (Bitmap) throws -> Bitmap = { bitmap in
+            var out = bitmap
+            for index in out.bytes.indices where index % 4 != 3 { out.bytes[index] = 255 - out.bytes[index] }
+            return out
+        }
+        let (source, provider) = try Self.lazy(kinds)
+        let lazy = try source.mappingFrames(transformerKey: "invert", invert)
+        let eager = try Self.eager(kinds).mappingFrames(transformerKey: "invert", invert)
+        #expect(lazy.isLazilyAnimated && !eager.isLazilyAnimated)
+        #expect(try GIFCoder().encode(lazy, as: .gif, options: ImageEncodeOptions()) == GIFCoder().encode(eager, as: .gif, options: ImageEncodeOptions()))
+        #expect(try PNGCoder().encode(lazy, as: .png, options: ImageEncodeOptions()) == PNGCoder().encode(eager, as: .png, options: ImageEncodeOptions()))
+        #expect(provider.requestedFrames == [0, 1, 2, 3, 1, 2, 3])
+    }
 }
