@@ -13,6 +13,15 @@ public import WebImageCore
 /// held gives one whose transformed frames are all held. Whether to transform animated images
 /// at all is the caller's choice (SDWebImage's `transformAnimatedImage` option).
 ///
+/// Memory (decision): ``WebImageCore/ImageTransformer/transform(_:forKey:)`` borrows its input
+/// and the caller keeps it (the manager reads its format and extended data, caches and views
+/// may hold it), so the source's pixels are never this transformer's to overwrite: a flip makes
+/// one new bitmap per frame (a copy-on-write copy flipped in place, no zero-filled buffer first)
+/// and nothing more. For a still image the extra memory is one bitmap of the same size, bounded
+/// by the decoder's per-frame pixel limit; for a lazily decoded animation, one frame at a time.
+/// Code that owns a bitmap outright flips it without a second one with
+/// ``WebImageCore/Bitmap/flip(horizontal:vertical:)``.
+///
 /// Key: `FlippingTransformer(horizontal,vertical)` with `1`/`0` flags, as SDWebImage spells it:
 /// `FlippingTransformer(1,0)` mirrors left-right.
 ///
