@@ -1,66 +1,68 @@
 import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
 
-/// Runs the built `webimage` as a child of its own (`posix_spawn`, output to /dev/null) and
-/// reads the child's peak resident set from `wait4`'s resource usage: the memory that one
-/// command took, untouched by the test process or by other tests' children.
+/// Runs the built `webimage` as a grandchild and reads its peak resident set from `wait4`'s
+/// resource usage: the memory that one command took.
+///
+/// Why not a direct child: Linux carries the memory high-water mark of the image a process
+/// leaves through `execve` into its `ru_maxrss`, and a child made by `posix_spawn` (vfork) or
+/// `fork` of this test process leaves a copy of the whole test process (hundreds of MB while
+/// other suites run). So a small `python3` forks the command itself (its own few MB are what
+/// the command inherits, under `webimage`'s baseline) and reports `wait4`'s figures.
 enum PeakMemoryRunner {
     struct Outcome {
         /// The exit status (or 128 + the signal).
         let status: Int32
-        /// `ru_maxrss` of the child, in bytes.
+        /// `ru_maxrss` of the command, in bytes.
         let peakBytes: Int
+    }
 
-        var peakMB: Double { Double(peakBytes) / 1_000_000 }
+    static let script = """
+        import os, sys
+        pid = os.fork()
+        if pid == 0:
+            null = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(null, fd)
+            os.execv(sys.argv[1], sys.argv[1:])
+        _, status, usage = os.wait4(pid, 0)
+        code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status)
+        print(code, usage.ru_maxrss)
+        """
+
+    /// Whether `python3` is on the `PATH` (the tests that need it say so when it is not).
+    static var isAvailable: Bool {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains { directory in
+            FileManager.default.isExecutableFile(atPath: "\(directory)/python3")
+        }
     }
 
     static func run(_ arguments: [String], home: URL) async throws -> Outcome {
-        let executable = try CLIRunner.executableURL().path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, try CLIRunner.executableURL().path] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = home.path
         environment["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
-        let argv = [executable] + arguments
-        let envp = environment.map { "\($0.key)=\($0.value)" }
-        // wait4 blocks: run it on a dispatch thread, never on the concurrency pool.
-        return try await withCheckedThrowingContinuation { continuation in
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // The blocking read and wait run on a dispatch thread, never on the concurrency pool.
+        let text = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try spawnAndWait(executable, argv, envp) })
+                let data = output.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                continuation.resume(returning: String(decoding: data, as: UTF8.self))
             }
         }
-    }
-
-    private static func spawnAndWait(_ path: String, _ argv: [String], _ envp: [String]) throws -> Outcome {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let cArgs = argv.map { strdup($0) } + [nil]
-        let cEnv = envp.map { strdup($0) } + [nil]
-        defer {
-            cArgs.forEach { free($0) }
-            cEnv.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, nil, cArgs, cEnv)
-        guard spawned == 0 else {
-            Issue.record("posix_spawn of \(path) failed: \(spawned)")
+        let fields = text.split(whereSeparator: \.isWhitespace)
+        guard fields.count == 2, let status = Int32(fields[0]), let kilobytes = Int(fields[1]) else {
+            Issue.record("python3 did not report a status and peak RSS: \(text.debugDescription)")
             throw CancellationError()
         }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 {
-            guard errno == EINTR else {
-                Issue.record("wait4 failed: errno \(errno)")
-                throw CancellationError()
-            }
-        }
-        let exited = status & 0x7F == 0
-        let code = exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return Outcome(status: code, peakBytes: Int(usage.ru_maxrss) * 1024)  // KiB on Linux
+        return Outcome(status: status, peakBytes: kilobytes * 1024)  // KiB on Linux
     }
 }
