@@ -10,14 +10,17 @@ import WebImageTestSupport
 /// The frames are 600x600 (1.44 MB of RGBA each, 34.6 MB for all 24) so that the debug
 /// executable finishes in seconds. Measured with the debug builds on this file, over a
 /// baseline of 34 MB: before streaming (88f0c25) 34 MB (convert to GIF) and 67 MB (convert to
-/// PNG with a flip; fetch with a flip); after, 5-6.5 MB. The release figures for 24 frames of
+/// PNG with a flip; fetch with a flip); after, 4-9 MB. The release figures for 24 frames of
 /// 2000x2000 are in the changelog note.
 @Suite(.serialized) struct StreamingMemoryTests {
     static let side = 600
     static let frameCount = 24
     static var frameBytes: Int { side * side * 4 }
-    /// The most a command may take over the baseline: eight frames (a quarter of all of them).
-    static var bound: Int { 8 * frameBytes }
+    /// The most a command may take over the baseline: ten frames, under half of all of them.
+    /// Measured after streaming: 4-9 MB (3-6 frames; `fetch` is the most: it encodes twice, for
+    /// the disk cache and the output file, on different threads whose malloc arenas each keep
+    /// a freed frame or two).
+    static var bound: Int { 10 * frameBytes }
 
     let workspace = Workspace()
 
@@ -41,7 +44,7 @@ import WebImageTestSupport
         return outcome.peakBytes
     }
 
-    @Test("convert, convert with a flip, and fetch with a flip stay within eight frames of the baseline", arguments: [
+    @Test("convert, convert with a flip, and fetch with a flip stay within ten frames of the baseline", arguments: [
         ["convert", "{in}", "{dir}/out.gif"],
         ["convert", "{in}", "{dir}/out.png", "--transform", "flip=h"],
         ["fetch", "{in}", "--output", "{dir}/fetched", "--cache-dir", "{dir}/cache", "--transform", "flip=h"],
