@@ -7,10 +7,20 @@ public import WebImageCore
 /// every frame of an animated image is flipped.
 ///
 /// Animated images: every frame is transformed, keeping the frame count, durations and loop
-/// count. A lazily decoded animation (``WebImageCore/WebImage/isLazilyAnimated``) is decoded one
-/// frame at a time, and the result holds every transformed frame in memory: frame count x the
-/// output frame's bytes (a 100-frame 400x300 result takes 48 MB). Whether to transform animated
-/// images at all is the caller's choice (SDWebImage's `transformAnimatedImage` option).
+/// count. A lazily decoded animation (``WebImageCore/WebImage/isLazilyAnimated``) gives a lazily
+/// transformed one: frame 0 now, frame `n` when it is read, a bounded number held at once (see
+/// ``WebImageCore/WebImage/mappingFrames(transformerKey:_:)``); an animation whose frames are all
+/// held gives one whose transformed frames are all held. Whether to transform animated images
+/// at all is the caller's choice (SDWebImage's `transformAnimatedImage` option).
+///
+/// Memory (decision): ``WebImageCore/ImageTransformer/transform(_:forKey:)`` borrows its input
+/// and the caller keeps it (the manager reads its format and extended data, caches and views
+/// may hold it), so the source's pixels are never this transformer's to overwrite: a flip makes
+/// one new bitmap per frame (a copy-on-write copy flipped in place, no zero-filled buffer first)
+/// and nothing more. For a still image the extra memory is one bitmap of the same size, bounded
+/// by the decoder's per-frame pixel limit; for a lazily decoded animation, one frame at a time.
+/// Code that owns a bitmap outright flips it without a second one with
+/// ``WebImageCore/Bitmap/flip(horizontal:vertical:)``.
 ///
 /// Key: `FlippingTransformer(horizontal,vertical)` with `1`/`0` flags, as SDWebImage spells it:
 /// `FlippingTransformer(1,0)` mirrors left-right.

@@ -16,10 +16,11 @@ public import WebImageCore
 /// every frame of an animated image is resized (durations and loop count kept).
 ///
 /// Animated images: every frame is transformed, keeping the frame count, durations and loop
-/// count. A lazily decoded animation (``WebImageCore/WebImage/isLazilyAnimated``) is decoded one
-/// frame at a time, and the result holds every transformed frame in memory: frame count x the
-/// output frame's bytes (a 100-frame 400x300 result takes 48 MB). Whether to transform animated
-/// images at all is the caller's choice (SDWebImage's `transformAnimatedImage` option).
+/// count. A lazily decoded animation (``WebImageCore/WebImage/isLazilyAnimated``) gives a lazily
+/// transformed one: frame 0 now, frame `n` when it is read, a bounded number held at once (see
+/// ``WebImageCore/WebImage/mappingFrames(transformerKey:_:)``); an animation whose frames are all
+/// held gives one whose transformed frames are all held. Whether to transform animated images
+/// at all is the caller's choice (SDWebImage's `transformAnimatedImage` option).
 ///
 /// Key: `ResizingTransformer(WxH,mode,filter)`, for example
 /// `ResizingTransformer(400x300,aspectFill,lanczos3)`.

@@ -77,16 +77,18 @@ public struct RawBitmapCoder: ProgressiveImageCoder, AnimatedImageCoder {
         guard format == .rawBitmap else {
             throw WebImageError(.unsupportedFormat, "RawBitmapCoder cannot encode \(format)")
         }
-        let frames = options.firstFrameOnly ? [ImageFrame(bitmap: image.bitmap)] : try image.allFrames()
+        let frameCount = options.firstFrameOnly ? 1 : image.frameCount
         let size = image.pixelSize
         var data = Data(Self.magic)
         func put32(_ value: Int) { withUnsafeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian) { data.append(contentsOf: $0) } }
         put32(size.width)
         put32(size.height)
-        put32(frames.count)
-        put32(frames.count > 1 ? (image.loopCount ?? -1) : -1)
+        put32(frameCount)
+        put32(frameCount > 1 ? (image.loopCount ?? -1) : -1)
         data.append(contentsOf: [image.hasAlpha ? 1 : 0, 0, 0, 0])
-        for frame in frames {
+        for index in 0..<frameCount {
+            // One frame at a time, as the real encoders read them.
+            let frame = options.firstFrameOnly ? ImageFrame(bitmap: image.bitmap) : try image.frame(at: index, buffering: false)
             put32(Int((frame.duration * 1000).rounded()))
             let bitmap = frame.bitmap
             for y in 0..<bitmap.height {

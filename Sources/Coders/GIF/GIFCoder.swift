@@ -60,7 +60,7 @@ public struct GIFCoder: AnimatedImageCoder {
         guard canEncode(to: format) else {
             throw WebImageError(.unsupportedFormat, "GIFCoder cannot encode \(format)")
         }
-        let frames = try EncodingPreparation.frames(of: image, options: options)
+        let frames = EncodingPreparation.frames(of: image, options: options)
         return try GIFEncoding.encode(frames, loopCount: image.loopCount)
     }
 

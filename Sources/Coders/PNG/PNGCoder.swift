@@ -87,7 +87,7 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
         guard canEncode(to: format) else {
             throw WebImageError(.unsupportedFormat, "PNGCoder cannot encode \(format)")
         }
-        let frames = try EncodingPreparation.frames(of: image, options: options)
+        let frames = EncodingPreparation.frames(of: image, options: options)
         return try PNGEncoding.encode(frames, loopCount: image.loopCount, level: compressionLevel)
     }
 

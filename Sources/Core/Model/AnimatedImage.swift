@@ -64,6 +64,15 @@ public final class AnimatedImage: Sendable {
     /// - Throws: ``WebImageError/Code/invalidArgument`` for an index out of range, or the
     ///   provider's decoding error.
     public func frame(at index: Int) throws -> Bitmap {
+        try frame(at: index, buffering: true)
+    }
+
+    /// The frame at `index`, from the buffer or decoded now; with `buffering` `false` a frame
+    /// decoded now is not kept (and nothing is evicted for it). An encoder reads each frame once
+    /// this way, so that it never pushes a whole animation through the buffer.
+    /// - Throws: ``WebImageError/Code/invalidArgument`` for an index out of range, or the
+    ///   provider's decoding error.
+    public func frame(at index: Int, buffering: Bool) throws -> Bitmap {
         guard index >= 0, index < frameCount else {
             throw WebImageError(.invalidArgument, "frame index \(index) is outside 0..<\(frameCount)")
         }
@@ -78,6 +87,7 @@ public final class AnimatedImage: Sendable {
         }
         if let buffered { return buffered }
         let decoded = try provider.frame(at: index)  // outside the lock: user code
+        guard buffering else { return decoded }
         state.withLock { state in insert(decoded, at: index, into: &state) }
         return decoded
     }

@@ -15,6 +15,11 @@ public struct WebImage: Sendable {
         case frames([ImageFrame])
         /// Frames decoded on demand through an animated coder.
         case animated(AnimatedImage)
+        /// Frames made on demand from another image's frames: a lazily decoded animation after
+        /// a transformer (see ``WebImage/mappingFrames(transformerKey:_:)``). No encoded data
+        /// stands behind these frames, so a cache must encode them: the provider's
+        /// ``AnimatedImageProvider/animatedImageData`` is empty.
+        case transformed(AnimatedImage)
     }
 
     /// How the frames are held.
@@ -72,7 +77,7 @@ public struct WebImage: Sendable {
     public var bitmap: Bitmap {
         switch storage {
         case .frames(let frames): frames[0].bitmap
-        case .animated(let animated): animated.posterFrame
+        case .animated(let animated), .transformed(let animated): animated.posterFrame
         }
     }
 
@@ -88,17 +93,19 @@ public struct WebImage: Sendable {
     public var frameCount: Int {
         switch storage {
         case .frames(let frames): frames.count
-        case .animated(let animated): animated.frameCount
+        case .animated(let animated), .transformed(let animated): animated.frameCount
         }
     }
 
     /// Whether the image has more than one frame.
     public var isAnimated: Bool { frameCount > 1 }
 
-    /// Whether frames come lazily from an ``AnimatedImage``.
+    /// Whether frames come lazily from an ``AnimatedImage`` (decoded, or transformed on demand).
     public var isLazilyAnimated: Bool {
-        if case .animated = storage { return true }
-        return false
+        switch storage {
+        case .frames: false
+        case .animated, .transformed: true
+        }
     }
 
     /// Whether the source has an alpha channel.
@@ -108,14 +115,23 @@ public struct WebImage: Sendable {
     /// - Throws: ``WebImageError/Code/invalidArgument`` for an index out of range, or the
     ///   animated provider's decoding error.
     public func frame(at index: Int) throws -> ImageFrame {
+        try frame(at: index, buffering: true)
+    }
+
+    /// The frame at `index`; with `buffering` `false` a lazy frame that is not buffered is made
+    /// now and not kept (``AnimatedImage/frame(at:buffering:)``). Readers that pass over the
+    /// frames once, such as encoders, use `false` so that an animation never sits in memory whole.
+    /// - Throws: ``WebImageError/Code/invalidArgument`` for an index out of range, or the
+    ///   animated provider's decoding error.
+    public func frame(at index: Int, buffering: Bool) throws -> ImageFrame {
         switch storage {
         case .frames(let frames):
             guard index >= 0, index < frames.count else {
                 throw WebImageError(.invalidArgument, "frame index \(index) is outside 0..<\(frames.count)")
             }
             return frames[index]
-        case .animated(let animated):
-            let bitmap = try animated.frame(at: index)
+        case .animated(let animated), .transformed(let animated):
+            let bitmap = try animated.frame(at: index, buffering: buffering)
             return ImageFrame(bitmap: bitmap, duration: animated.durations[index], statedDuration: animated.statedDurations[index])
         }
     }
@@ -124,7 +140,7 @@ public struct WebImage: Sendable {
     public var frameDurations: [Double] {
         switch storage {
         case .frames(let frames): frames.map(\.duration)
-        case .animated(let animated): animated.durations
+        case .animated(let animated), .transformed(let animated): animated.durations
         }
     }
 
@@ -134,7 +150,7 @@ public struct WebImage: Sendable {
     public var statedFrameDurations: [Double] {
         switch storage {
         case .frames(let frames): frames.map(\.statedDuration)
-        case .animated(let animated): animated.statedDurations
+        case .animated(let animated), .transformed(let animated): animated.statedDurations
         }
     }
 
@@ -143,7 +159,7 @@ public struct WebImage: Sendable {
     public func allFrames() throws -> [ImageFrame] {
         switch storage {
         case .frames(let frames): return frames
-        case .animated: return try (0..<frameCount).map { try frame(at: $0) }
+        case .animated, .transformed: return try (0..<frameCount).map { try frame(at: $0) }
         }
     }
 
@@ -156,13 +172,26 @@ public struct WebImage: Sendable {
     }
 
     /// The memory the image holds now, in bytes: every held frame's pixels (for a lazy
-    /// animation, the frames currently buffered plus the encoded data). Caches use it as cost.
+    /// animation, the frames currently buffered plus the encoded data; for a transformed one,
+    /// its buffered frames plus what its source holds). Caches use it as cost.
     public var memoryCost: Int {
         switch storage {
         case .frames(let frames):
             return frames.reduce(0) { $0 + $1.bitmap.byteCount }
         case .animated(let animated):
             return animated.bufferedBytes + animated.provider.animatedImageData.count
+        case .transformed(let animated):
+            let source = (animated.provider as? FrameMappingProvider)?.source.memoryCost ?? 0
+            return animated.bufferedBytes + source
         }
+    }
+
+    /// An image whose frames are made on demand by `animatedImage` from another image's frames.
+    init(transformedFrames animatedImage: AnimatedImage, scale: Double, format: ImageFormat, metadata: ImageMetadata) {
+        self.storage = .transformed(animatedImage)
+        self.scale = scale >= 1 ? scale : 1
+        self.format = format
+        self.metadata = metadata
+        self.loopCount = animatedImage.loopCount
     }
 }

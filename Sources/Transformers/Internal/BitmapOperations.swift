@@ -60,9 +60,19 @@ enum BitmapOperations {
     }
 
     /// Mirrors `bitmap` left-right and/or top-bottom.
+    ///
+    /// Rows without padding are flipped in place on a copy-on-write copy
+    /// (``WebImageCore/Bitmap/flip(horizontal:vertical:)``): one new bitmap, no zero-filled
+    /// buffer; padded rows are remapped into a bitmap without padding, as the other operations
+    /// return.
     static func flip(_ bitmap: Bitmap, horizontal: Bool, vertical: Bool) throws -> Bitmap {
         let w = bitmap.width
         let h = bitmap.height
+        if bitmap.bytesPerRow == w * 4 {
+            var flipped = bitmap
+            flipped.flip(horizontal: horizontal, vertical: vertical)
+            return flipped
+        }
         return try remap(bitmap, width: w, height: h) { x, y in
             (horizontal ? w - 1 - x : x, vertical ? h - 1 - y : y)
         }
@@ -74,7 +84,7 @@ enum BitmapOperations {
         let h = bitmap.height
         switch ((quarterTurns % 4) + 4) % 4 {
         case 1: return try remap(bitmap, width: h, height: w) { x, y in (w - 1 - y, x) }
-        case 2: return try remap(bitmap, width: w, height: h) { x, y in (w - 1 - x, h - 1 - y) }
+        case 2: return try flip(bitmap, horizontal: true, vertical: true)
         case 3: return try remap(bitmap, width: h, height: w) { x, y in (y, h - 1 - x) }
         default: return bitmap
         }

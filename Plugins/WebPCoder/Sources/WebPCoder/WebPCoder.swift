@@ -135,6 +135,8 @@ public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
     }
 
     /// Encodes `image` as WebP (animated when it is animated and `firstFrameOnly` is not set).
+    /// An animation's frames are read, handed to libwebp's `WebPAnimEncoder` and dropped one at
+    /// a time, so a lazily decoded (or lazily transformed) animation is never held whole.
     /// - Throws: ``WebImageError/Code/unsupportedFormat`` for another format,
     ///   ``WebImageError/Code/encodingFailed`` for an image WebP cannot hold (a side over 16383)
     ///   or a libwebp failure.
@@ -144,20 +146,18 @@ public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
         }
         let lossless = options.context.webPLossless ?? lossless
         let animated = image.isAnimated && !options.firstFrameOnly
-        let frames: [ImageFrame]
-        if animated {
-            frames = try image.allFrames().map { frame in
-                ImageFrame(bitmap: try Self.fitted(frame.bitmap, maxPixelSize: options.maxPixelSize), duration: frame.duration)
-            }
-        } else {
-            frames = [ImageFrame(bitmap: try Self.fitted(image.bitmap, maxPixelSize: options.maxPixelSize))]
+        // Frames are made one at a time as the encoder takes them (a lazy animation's frame n is
+        // decoded, or transformed, then, and dropped once libwebp has it).
+        let frame = { (index: Int) throws -> ImageFrame in
+            let frame = try image.frame(at: index, buffering: false)
+            return ImageFrame(bitmap: try Self.fitted(frame.bitmap, maxPixelSize: options.maxPixelSize), duration: frame.duration)
         }
         let quality = Float(min(1, max(0, options.compressionQuality)) * 100)
         let encode = { (quality: Float) throws -> Data in
             let settings = WebPEncoding.Settings(lossless: lossless, quality: quality, method: method)
             return animated
-                ? try WebPEncoding.encodeAnimation(frames, loopCount: image.loopCount ?? 0, settings: settings)
-                : try WebPEncoding.encodeStill(frames[0].bitmap, settings: settings)
+                ? try WebPEncoding.encodeAnimation(frameCount: image.frameCount, frame: frame, loopCount: image.loopCount ?? 0, settings: settings)
+                : try WebPEncoding.encodeStill(try Self.fitted(image.bitmap, maxPixelSize: options.maxPixelSize), settings: settings)
         }
         let data = try encode(quality)
         guard let limit = options.maxFileSize, data.count > limit, !lossless else { return data }

@@ -6,43 +6,59 @@ import WebImageCore
 /// global table; later frames carry local tables. Animations get a NETSCAPE2.0 loop count and
 /// per-frame delays in hundredths of a second; when any frame is transparent every frame
 /// disposes to background (so transparent pixels never show the frame before).
+///
+/// Frames are written one at a time as ``PreparedFrames`` makes them: frame `n` is quantized,
+/// written and dropped before frame `n + 1` is read, so an animation never sits in memory
+/// whole. Whether any frame is transparent is known only at the end; each frame's disposal
+/// byte is written as "keep" and set to "background" afterwards when one was.
 enum GIFEncoding {
-    static func encode(_ frames: [ImageFrame], loopCount: Int?) throws -> Data {
-        guard let first = frames.first, !first.bitmap.size.isEmpty else {
+    static func encode(_ frames: PreparedFrames, loopCount: Int?) throws -> Data {
+        var first: ImageFrame? = try frames.frame(at: 0)
+        guard let size = first?.bitmap.size, !size.isEmpty else {
             throw WebImageError(.encodingFailed, "GIF cannot hold an empty image")
         }
-        let width = first.bitmap.width, height = first.bitmap.height
+        let width = size.width, height = size.height
         guard width <= 65535, height <= 65535 else {
-            throw WebImageError(.encodingFailed, "GIF cannot hold a \(first.bitmap.size) image (65535 per side at most)")
+            throw WebImageError(.encodingFailed, "GIF cannot hold a \(size) image (65535 per side at most)")
         }
-        let animated = frames.count > 1
-        let transparent = frames.map { $0.bitmap.hasAlpha && Self.hasTransparentPixels($0.bitmap) }
-        let anyTransparent = transparent.contains(true)
+        let animated = frames.isAnimated
+        var anyTransparent = false
+        var disposalOffsets: [Int] = []
 
         var output = Data("GIF89a".utf8)
         output.appendLittleEndian(UInt16(width))
         output.appendLittleEndian(UInt16(height))
-        var encodedFrames: [(palette: [(UInt8, UInt8, UInt8)], bits: Int, transparentIndex: Int?, data: [UInt8])] = []
-        for (index, frame) in frames.enumerated() {
-            encodedFrames.append(Self.quantize(frame.bitmap, transparent: transparent[index]))
-        }
-        let global = encodedFrames[0]
-        output.append(0x80 | 0x70 | UInt8(global.bits - 1))  // global table, 8-bit color resolution
-        output.append(0)  // background index
-        output.append(0)  // aspect ratio
-        appendPalette(global.palette, bits: global.bits, to: &output)
-        if animated {
-            output.append(contentsOf: [0x21, 0xFF, 11])
-            output.append(contentsOf: Array("NETSCAPE2.0".utf8))
-            output.append(contentsOf: [3, 1])
-            output.appendLittleEndian(UInt16(clamping: max(0, loopCount ?? 0)))
-            output.append(0)
-        }
-        for (index, frame) in frames.enumerated() {
-            let encoded = encodedFrames[index]
+        for index in 0..<frames.count {
+            let frame: ImageFrame
+            if index == 0, let held = first {
+                frame = held
+                first = nil  // dropped with `frame` at the end of this pass
+            } else {
+                frame = try frames.frame(at: index)
+            }
+            guard frame.bitmap.size == size else {
+                throw WebImageError(.encodingFailed, "GIF frame \(index) is \(frame.bitmap.size), frame 0 is \(size)")
+            }
+            let transparent = frame.bitmap.hasAlpha && Self.hasTransparentPixels(frame.bitmap)
+            anyTransparent = anyTransparent || transparent
+            let encoded = Self.quantize(frame.bitmap, transparent: transparent)
+            if index == 0 {
+                output.append(0x80 | 0x70 | UInt8(encoded.bits - 1))  // global table, 8-bit color resolution
+                output.append(0)  // background index
+                output.append(0)  // aspect ratio
+                appendPalette(encoded.palette, bits: encoded.bits, to: &output)
+                if animated {
+                    output.append(contentsOf: [0x21, 0xFF, 11])
+                    output.append(contentsOf: Array("NETSCAPE2.0".utf8))
+                    output.append(contentsOf: [3, 1])
+                    output.appendLittleEndian(UInt16(clamping: max(0, loopCount ?? 0)))
+                    output.append(0)
+                }
+            }
             if animated || encoded.transparentIndex != nil {
-                let disposal: UInt8 = anyTransparent ? 2 : 1
-                output.append(contentsOf: [0x21, 0xF9, 4, disposal << 2 | (encoded.transparentIndex != nil ? 1 : 0)])
+                output.append(contentsOf: [0x21, 0xF9, 4])
+                disposalOffsets.append(output.count)
+                output.append(1 << 2 | (encoded.transparentIndex != nil ? 1 : 0))  // keep; see below
                 output.appendLittleEndian(UInt16(clamping: Int((frame.statedDuration * 100).rounded())))
                 output.append(UInt8(encoded.transparentIndex ?? 0))
                 output.append(0)
@@ -68,6 +84,13 @@ enum GIFEncoding {
                 offset += size
             }
             output.append(0)
+        }
+        if anyTransparent {
+            // Every frame disposes to background (2) instead of keeping (1).
+            for offset in disposalOffsets {
+                let index = output.startIndex + offset
+                output[index] = output[index] & ~0x1C | 2 << 2
+            }
         }
         output.append(0x3B)
         return output

@@ -5,7 +5,9 @@ import WebImageCore
 /// PNG and APNG writing in Swift over zlib.
 ///
 /// The color type is the smallest that holds the pixels exactly: gray (0) when every pixel of
-/// every frame is opaque gray, RGB (2) when opaque, else RGBA (6); always 8 bits. Each row gets
+/// every frame is opaque gray, RGB (2) when opaque, else RGBA (6); always 8 bits. Frames are
+/// made, written and dropped one at a time (``PreparedFrames``); a frame that needs a wider
+/// color type than the ones before it starts the writing over in that type. Each row gets
 /// the filter with the smallest sum of absolute values (the heuristic of libpng and Pillow).
 /// An animation is written as APNG: every frame covers the canvas, dispose none, blend source.
 ///
@@ -26,20 +28,41 @@ enum PNGEncoding {
             case .rgba: 4
             }
         }
+
+        /// The narrower of the two types that holds what both hold (gray < RGB < RGBA).
+        func widened(to other: ColorType) -> ColorType {
+            channels >= other.channels ? self : other
+        }
     }
 
     /// IDAT / fdAT payloads are cut at this size, friendly to streaming readers.
     static let maxChunkPayload = 1 << 20
 
-    static func encode(_ frames: [ImageFrame], loopCount: Int?, level: Int) throws -> Data {
-        guard let first = frames.first, !first.bitmap.size.isEmpty else {
+    static func encode(_ frames: PreparedFrames, loopCount: Int?, level: Int) throws -> Data {
+        var colorType = ColorType.gray
+        while true {
+            if let output = try encode(frames, loopCount: loopCount, level: level, colorType: &colorType) {
+                return output
+            }
+        }
+    }
+
+    /// One pass over the frames, written as they are made and dropped, in `colorType` or a wider
+    /// one that frame 0 needs. Returns `nil`, with `colorType` widened, when a later frame needs a
+    /// wider color type than the pass started with: the caller starts again. The result is the
+    /// same as choosing over all frames first (the type is the widest any frame needs), without
+    /// holding every frame; most animations need one pass, and at most three are made.
+    private static func encode(_ frames: PreparedFrames, loopCount: Int?, level: Int, colorType: inout ColorType) throws -> Data? {
+        let first = try frames.frame(at: 0)
+        let size = first.bitmap.size
+        guard !size.isEmpty else {
             throw WebImageError(.encodingFailed, "PNG cannot hold an empty image")
         }
-        let width = first.bitmap.width, height = first.bitmap.height
+        let width = size.width, height = size.height
         guard width <= 0x7FFF_FFFF, height <= 0x7FFF_FFFF else {
-            throw WebImageError(.encodingFailed, "PNG cannot hold a \(first.bitmap.size) image")
+            throw WebImageError(.encodingFailed, "PNG cannot hold a \(size) image")
         }
-        let colorType = chooseColorType(frames.map(\.bitmap))
+        colorType = colorType.widened(to: colorTypeNeeded(by: first.bitmap))
         var output = Data()
         output.append(contentsOf: PNGFile.signature)
         var header = Data()
@@ -47,7 +70,7 @@ enum PNGEncoding {
         header.appendBigEndian(UInt32(height))
         header.append(contentsOf: [8, colorType.rawValue, 0, 0, 0])
         appendChunk("IHDR", header, to: &output)
-        let animated = frames.count > 1
+        let animated = frames.isAnimated
         var sequence: UInt32 = 0
         if animated {
             var control = Data()
@@ -55,7 +78,23 @@ enum PNGEncoding {
             control.appendBigEndian(UInt32(max(0, loopCount ?? 0)))
             appendChunk("acTL", control, to: &output)
         }
-        for (index, frame) in frames.enumerated() {
+        var held: ImageFrame? = first
+        for index in 0..<frames.count {
+            let frame: ImageFrame
+            if index == 0, let kept = held {
+                frame = kept
+                held = nil
+            } else {
+                frame = try frames.frame(at: index)
+                guard frame.bitmap.size == size else {
+                    throw WebImageError(.encodingFailed, "PNG frame \(index) is \(frame.bitmap.size), frame 0 is \(size)")
+                }
+                let needed = colorTypeNeeded(by: frame.bitmap)
+                if colorType.widened(to: needed) != colorType {
+                    colorType = colorType.widened(to: needed)
+                    return nil
+                }
+            }
             if animated {
                 var control = Data()
                 control.appendBigEndian(sequence)
@@ -97,20 +136,20 @@ enum PNGEncoding {
         return (UInt16(min(65535, (max(0, seconds) * 100).rounded())), 100)
     }
 
-    static func chooseColorType(_ bitmaps: [Bitmap]) -> ColorType {
-        if bitmaps.contains(where: { $0.hasAlpha && !$0.isOpaque }) { return .rgba }
-        let gray = bitmaps.allSatisfy { bitmap in
-            bitmap.bytes.withUnsafeBufferPointer { buffer in
-                for y in 0..<bitmap.height {
-                    var index = y * bitmap.bytesPerRow
-                    let end = index + bitmap.width * 4
-                    while index < end {
-                        if buffer[index] != buffer[index + 1] || buffer[index] != buffer[index + 2] { return false }
-                        index += 4
-                    }
+    /// The narrowest color type that holds `bitmap` exactly: RGBA when it has alpha and a pixel
+    /// is not opaque, else gray when every pixel is gray, else RGB.
+    static func colorTypeNeeded(by bitmap: Bitmap) -> ColorType {
+        if bitmap.hasAlpha && !bitmap.isOpaque { return .rgba }
+        let gray = bitmap.bytes.withUnsafeBufferPointer { buffer in
+            for y in 0..<bitmap.height {
+                var index = y * bitmap.bytesPerRow
+                let end = index + bitmap.width * 4
+                while index < end {
+                    if buffer[index] != buffer[index + 1] || buffer[index] != buffer[index + 2] { return false }
+                    index += 4
                 }
-                return true
             }
+            return true
         }
         return gray ? .gray : .rgb
     }

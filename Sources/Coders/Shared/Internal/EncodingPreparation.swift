@@ -3,21 +3,15 @@ import WebImageCore
 /// What every encoder does to its input before writing: pick the frame, honour
 /// `maxPixelSize`, drop alpha where the format has none.
 enum EncodingPreparation {
-    /// The first frame of `image`, downsized (aspect kept, Lanczos-3) so that neither side is
-    /// over `maxPixelSize`.
-    /// The frames to encode: the first frame alone with `firstFrameOnly` or for a still image,
-    /// else every frame with its duration; each downsized to `maxPixelSize`.
-    static func frames(of image: WebImage, options: ImageEncodeOptions) throws -> [ImageFrame] {
-        if options.firstFrameOnly || !image.isAnimated {
-            return [ImageFrame(bitmap: try bitmap(of: image, maxPixelSize: options.maxPixelSize))]
-        }
-        return try image.allFrames().map { frame in
-            var prepared = frame  // keeps the duration and the stated duration
-            prepared.bitmap = try fitted(frame.bitmap, maxPixelSize: options.maxPixelSize)
-            return prepared
-        }
+    /// The frames to encode, read one at a time (``PreparedFrames``): the first frame alone
+    /// with `firstFrameOnly` or for a still image, else every frame with its duration; each
+    /// downsized to `maxPixelSize`.
+    static func frames(of image: WebImage, options: ImageEncodeOptions) -> PreparedFrames {
+        PreparedFrames(image: image, options: options)
     }
 
+    /// The first frame of `image`, downsized (aspect kept, Lanczos-3) so that neither side is
+    /// over `maxPixelSize`.
     static func bitmap(of image: WebImage, maxPixelSize: PixelSize?) throws -> Bitmap {
         try fitted(image.bitmap, maxPixelSize: maxPixelSize)
     }

@@ -21,7 +21,9 @@ final class WebPAnimationProvider: AnimatedImageProvider {
     private let frames: [WebPFrameInfo]
     private let canvas: Locked<AnimationCanvas>
 
-    /// Parses `data` and checks the canvas against the pixel limit.
+    /// Parses `data` and checks the canvas against the pixel limit, then the frame count and the
+    /// pixels of all frames against the per-image budget (``checkBudget``), from the headers
+    /// before any frame is decoded.
     /// - Parameter partial: `data` may be cut short; only its complete frames are used.
     /// - Throws: ``WebImageError/Code/badImageData``, ``WebImageError/Code/imageTooLarge``.
     init(data: Data, options: ImageDecodeOptions, partial: Bool = false) throws {
@@ -29,7 +31,9 @@ final class WebPAnimationProvider: AnimatedImageProvider {
             throw WebImageError(.badImageData, "WebP data of \(data.count) bytes is truncated (the header is incomplete)")
         }
         try header.checkLimit(options, byteCount: data.count)
-        let container = try WebPContainer.parse(data, partial: partial, firstFrameOnly: options.firstFrameOnly)
+        let container = try WebPContainer.parse(data, partial: partial, firstFrameOnly: options.firstFrameOnly) { frameCount, canvasSize in
+            try Self.checkBudget(frameCount: options.firstFrameOnly ? 1 : frameCount, canvasSize: canvasSize, options: options, byteCount: data.count)
+        }
         guard container.canvasSize == header.size else {
             throw WebImageError(.badImageData, "WebP data of \(data.count) bytes: the canvas (\(container.canvasSize)) does not match the header (\(header.size))")
         }
@@ -42,6 +46,29 @@ final class WebPAnimationProvider: AnimatedImageProvider {
         self.hasAlpha = container.frames.contains { $0.hasAlpha || !$0.covers(width: canvasSize.width, height: canvasSize.height) }
         self.pixelSize = options.targetPixelSize(for: canvasSize, frameCount: container.frames.count)
         self.canvas = Locked(try AnimationCanvas(width: canvasSize.width, height: canvasSize.height, frames: container.frames.map(\.layout)))
+    }
+
+    /// Throws ``WebImageError/Code/imageTooLarge`` when an animation of `frameCount` frames has
+    /// more than `options.maxFrameCount` frames, or when its frames together have more source
+    /// pixels (`frameCount` x the canvas) than `options.maxTotalPixelCount`.
+    ///
+    /// Decision: the source's pixels count, not a thumbnail's: every frame is composited at
+    /// the canvas size before it is resampled, so that is what decoding costs.
+    static func checkBudget(frameCount: Int, canvasSize: PixelSize, options: ImageDecodeOptions, byteCount: Int) throws {
+        guard frameCount <= options.maxFrameCount else {
+            throw WebImageError(
+                .imageTooLarge,
+                "animated WebP of \(frameCount) frames (\(byteCount) bytes of data) is over the limit of \(options.maxFrameCount) frames"
+            )
+        }
+        let perFrame = canvasSize.pixelCount ?? Int.max
+        let (total, overflow) = perFrame.multipliedReportingOverflow(by: max(1, frameCount))
+        guard !overflow, total <= options.maxTotalPixelCount else {
+            throw WebImageError(
+                .imageTooLarge,
+                "animated WebP of \(frameCount) frame\(frameCount == 1 ? "" : "s") of \(canvasSize) (\(overflow ? "over \(Int.max)" : "\(total)") pixels in all, \(byteCount) bytes of data) is over the limit of \(options.maxTotalPixelCount) pixels per image"
+            )
+        }
     }
 
     /// Whether frames come out smaller than the canvas.

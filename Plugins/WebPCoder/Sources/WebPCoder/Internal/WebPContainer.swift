@@ -17,9 +17,16 @@ struct WebPContainer: Sendable {
     ///   - partial: Accept data that is cut short and keep only the frames whose data is
     ///     complete (for incremental decoding).
     ///   - firstFrameOnly: Stop after the first frame.
+    ///   - budget: Called with the frame count and canvas size the container's header states
+    ///     (for data cut short, the frames parsed so far), before any frame is read; it throws to
+    ///     refuse the image.
     /// - Throws: ``WebImageError/Code/badImageData`` for a container libwebp rejects, data cut
-    ///   short (unless `partial`), frames outside the canvas, or no complete frame.
-    static func parse(_ data: Data, partial: Bool = false, firstFrameOnly: Bool = false) throws -> WebPContainer {
+    ///   short (unless `partial`), frames outside the canvas, or no complete frame; what
+    ///   `budget` throws.
+    static func parse(
+        _ data: Data, partial: Bool = false, firstFrameOnly: Bool = false,
+        budget: (_ frameCount: Int, _ canvasSize: PixelSize) throws -> Void = { _, _ in }
+    ) throws -> WebPContainer {
         let what = "WebP data of \(data.count) bytes"
         return try data.withUnsafeBytes { raw in
             guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count > 0 else {
@@ -47,6 +54,8 @@ struct WebPContainer: Sendable {
             guard width > 0, height > 0 else {
                 throw WebImageError(.badImageData, "\(what) has an empty canvas (\(width)x\(height))")
             }
+            let declaredFrames = isAnimation ? Int(WebPDemuxGetI(demuxer, WEBP_FF_FRAME_COUNT)) : 1
+            try budget(max(1, declaredFrames), PixelSize(width: width, height: height))
 
             var frames: [WebPFrameInfo] = []
             var iterator = WebPIterator()

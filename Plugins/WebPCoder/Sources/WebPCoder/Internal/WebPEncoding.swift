@@ -39,47 +39,61 @@ enum WebPEncoding {
         return Data(bytes: memory, count: writer.size)
     }
 
-    /// Encodes frames as an animated WebP.
+    /// Encodes frames as an animated WebP, taking them one at a time: frame `n` is asked for,
+    /// imported into a `WebPPicture`, added and freed before frame `n + 1` is asked for.
     /// - Parameters:
-    ///   - frames: Two or more frames of one size; durations are rounded to milliseconds (at
+    ///   - frameCount: Two or more.
+    ///   - frame: Frame `n`; every frame of one size; durations are rounded to milliseconds (at
     ///     least 1 ms, at most 2^24 - 1).
     ///   - loopCount: 0 = forever; clamped to 0...65535.
-    /// - Throws: ``WebImageError/Code/encodingFailed``.
-    static func encodeAnimation(_ frames: [ImageFrame], loopCount: Int, settings: Settings) throws -> Data {
-        guard let first = frames.first else {
+    /// - Throws: ``WebImageError/Code/encodingFailed``; what `frame` throws.
+    static func encodeAnimation(frameCount: Int, frame: (Int) throws -> ImageFrame, loopCount: Int, settings: Settings) throws -> Data {
+        guard frameCount >= 1 else {
             throw WebImageError(.encodingFailed, "an animated WebP needs at least one frame")
         }
-        try checkSize(first.bitmap.size)
+        var first: ImageFrame? = try frame(0)
+        let size = first?.bitmap.size ?? PixelSize(width: 0, height: 0)
+        try checkSize(size)
         var config = try makeConfig(settings)
         var animationOptions = WebPAnimEncoderOptions()
         guard WebPAnimEncoderOptionsInit(&animationOptions) != 0 else {
             throw WebImageError(.encodingFailed, "libwebpmux does not match the headers the coder was built with")
         }
         animationOptions.anim_params.loop_count = Int32(min(65535, max(0, loopCount)))
-        guard let encoder = WebPAnimEncoderNew(Int32(first.bitmap.width), Int32(first.bitmap.height), &animationOptions) else {
-            throw WebImageError(.encodingFailed, "libwebp cannot make an animation encoder for \(first.bitmap.size)")
+        guard let encoder = WebPAnimEncoderNew(Int32(size.width), Int32(size.height), &animationOptions) else {
+            throw WebImageError(.encodingFailed, "libwebp cannot make an animation encoder for \(size)")
         }
         defer { WebPAnimEncoderDelete(encoder) }
         var timestamp = 0
-        for (index, frame) in frames.enumerated() {
-            var picture = try makePicture(frame.bitmap)
+        for index in 0..<frameCount {
+            let current: ImageFrame
+            if index == 0, let held = first {
+                current = held
+                first = nil
+            } else {
+                current = try frame(index)
+            }
+            guard current.bitmap.size == size else {
+                throw WebImageError(.encodingFailed, "WebP frame \(index) is \(current.bitmap.size), frame 0 is \(size)")
+            }
+            var picture = try makePicture(current.bitmap)
             defer { WebPPictureFree(&picture) }
             guard WebPAnimEncoderAdd(encoder, &picture, Int32(timestamp), &config) != 0 else {
-                throw WebImageError(.encodingFailed, "libwebp failed to add frame \(index) of \(frames.count) to an animation: \(lastError(encoder))")
+                throw WebImageError(.encodingFailed, "libwebp failed to add frame \(index) of \(frameCount) to an animation: \(lastError(encoder))")
             }
-            timestamp += milliseconds(frame.duration)
+            timestamp += milliseconds(current.duration)
             guard timestamp < Int(Int32.max) else {
-                throw WebImageError(.encodingFailed, "the animation of \(frames.count) frames is too long for WebP (over 2^31 ms)")
+                throw WebImageError(.encodingFailed, "the animation of \(frameCount) frames is too long for WebP (over 2^31 ms)")
             }
         }
         guard WebPAnimEncoderAdd(encoder, nil, Int32(timestamp), nil) != 0 else {
-            throw WebImageError(.encodingFailed, "libwebp failed to end an animation of \(frames.count) frames: \(lastError(encoder))")
+            throw WebImageError(.encodingFailed, "libwebp failed to end an animation of \(frameCount) frames: \(lastError(encoder))")
         }
         var output = WebPData()
         WebPDataInit(&output)
         defer { WebPDataClear(&output) }
         guard WebPAnimEncoderAssemble(encoder, &output) != 0, let bytes = output.bytes else {
-            throw WebImageError(.encodingFailed, "libwebp failed to assemble an animation of \(frames.count) frames: \(lastError(encoder))")
+            throw WebImageError(.encodingFailed, "libwebp failed to assemble an animation of \(frameCount) frames: \(lastError(encoder))")
         }
         return Data(bytes: bytes, count: output.size)
     }
