@@ -15,7 +15,7 @@ public import WebImageCore
 /// lossless, with or without alpha, of any bit depth (16-bit and float included), into RGBA8 with
 /// straight alpha (libjxl converts and un-premultiplies).
 /// - The basic info is read first and one frame's stored size is checked against
-///   `options.maxPixelCount`, and frames x decoded size against `options.maxTotalPixelCount`,
+///   `options.maxPixelCount`, and frames x that size against `options.maxTotalPixelCount`,
 ///   before libjxl is given any output buffer (``WebImageError/Code/imageTooLarge``). An
 ///   animation's frames are first counted by a pass over the frame headers alone (no pixel is
 ///   decoded), which stops past `options.maxFrameCount`. Truncated and corrupt data throw

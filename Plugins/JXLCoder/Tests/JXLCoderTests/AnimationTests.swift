@@ -67,7 +67,8 @@ import JXLCoder
         #expect(throws: WebImageError.self) { try Self.coder.makeAnimatedImageProvider(for: data, options: options) }
     }
 
-    /// Frames x decoded pixels against `maxTotalPixelCount`; a thumbnail's size counts.
+    /// Frames x source pixels against `maxTotalPixelCount`; a thumbnail does not escape it
+    /// (every frame is decoded at full size first).
     @Test func totalPixelLimit() throws {
         let (_, data) = try Self.animation()
         var options = ImageDecodeOptions()
@@ -75,6 +76,8 @@ import JXLCoder
         let error = try #require(throws: WebImageError.self) { try Self.coder.decode(data, options: options) }
         #expect(error.code == .imageTooLarge)
         options.thumbnailPixelSize = PixelSize(width: 24, height: 24)
+        #expect(throws: WebImageError.self) { try Self.coder.decode(data, options: options) }
+        options.maxTotalPixelCount = 4 * 48 * 32
         let thumbnail = try Self.coder.decode(data, options: options)
         #expect(thumbnail.pixelSize == PixelSize(width: 24, height: 16))
         #expect(thumbnail.metadata.contains(.thumbnail))

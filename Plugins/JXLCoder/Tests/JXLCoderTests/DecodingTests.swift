@@ -40,6 +40,8 @@ import JXLCoder
         options.maxTotalPixelCount = 1000
         #expect(throws: WebImageError.self) { try Self.coder.decode(data, options: options) }
         options.thumbnailPixelSize = PixelSize(width: 20, height: 20)
+        #expect(throws: WebImageError.self) { try Self.coder.decode(data, options: options) }
+        options.maxTotalPixelCount = 40 * 30
         #expect(try Self.coder.decode(data, options: options).pixelSize == PixelSize(width: 20, height: 15))
     }
 

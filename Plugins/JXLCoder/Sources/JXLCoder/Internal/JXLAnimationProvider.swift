@@ -5,7 +5,7 @@ import WebImageCore
 ///
 /// Made in two steps before any pixel is decoded: the basic info (checked against
 /// `maxPixelCount`), then a pass over the frame headers only, which counts the frames (stopping
-/// past `maxFrameCount`) and reads their durations, so that frames x decoded size is checked
+/// past `maxFrameCount`) and reads their durations, so that frames x source size is checked
 /// against `maxTotalPixelCount`. Frames are then rendered on demand by libjxl (it blends them
 /// onto the canvas itself) and resampled (Lanczos-3) for a thumbnail.
 ///
@@ -37,7 +37,7 @@ final class JXLAnimationProvider: AnimatedImageProvider {
         }
         let frameCount = ticks.count
         let pixelSize = options.targetPixelSize(for: info.outputSize, frameCount: frameCount)
-        try JXLLimits.checkTotal(frameCount: frameCount, decodedSize: pixelSize, options: options, byteCount: data.count)
+        try JXLLimits.checkTotal(frameCount: frameCount, frameSize: info.outputSize, options: options, byteCount: data.count)
         self.animatedImageData = data
         self.info = info
         self.canvasSize = info.outputSize

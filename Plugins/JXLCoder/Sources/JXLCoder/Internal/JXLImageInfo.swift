@@ -27,9 +27,9 @@ struct JXLImageInfo: Sendable {
 
     /// The pixel limit, checked before any pixel buffer is set: throws
     /// ``WebImageError/Code/badImageData`` for an empty image and
-    /// ``WebImageError/Code/imageTooLarge`` over `options.maxPixelCount` (one frame) or, for one frame at the size it is decoded at, `options.maxTotalPixelCount`.
+    /// ``WebImageError/Code/imageTooLarge`` over `options.maxPixelCount` (one frame) or, for one frame of the source's size, `options.maxTotalPixelCount`.
     func checkLimit(_ options: ImageDecodeOptions, byteCount: Int) throws {
         try JXLLimits.checkFrame(outputSize, options: options, byteCount: byteCount)
-        try JXLLimits.checkTotal(frameCount: 1, decodedSize: options.targetPixelSize(for: outputSize), options: options, byteCount: byteCount)
+        try JXLLimits.checkTotal(frameCount: 1, frameSize: outputSize, options: options, byteCount: byteCount)
     }
 }

@@ -26,15 +26,16 @@ enum JXLLimits {
     }
 
     /// Throws ``WebImageError/Code/imageTooLarge`` when there are more than
-    /// `options.maxFrameCount` frames, or `frameCount` x `decodedSize` (a thumbnail's size if
-    /// one is asked for) is over `options.maxTotalPixelCount`.
-    static func checkTotal(frameCount: Int, decodedSize: PixelSize, options: ImageDecodeOptions, byteCount: Int) throws {
+    /// `options.maxFrameCount` frames, or `frameCount` x `frameSize` (the source's frame size:
+    /// libjxl decodes every frame at full size even for a thumbnail, so the work grows with it,
+    /// as Core's rule for GIF and APNG says) is over `options.maxTotalPixelCount`.
+    static func checkTotal(frameCount: Int, frameSize: PixelSize, options: ImageDecodeOptions, byteCount: Int) throws {
         try checkFrameCount(frameCount, options: options, byteCount: byteCount)
-        let (total, overflow) = (decodedSize.pixelCount ?? Int.max).multipliedReportingOverflow(by: max(1, frameCount))
+        let (total, overflow) = (frameSize.pixelCount ?? Int.max).multipliedReportingOverflow(by: max(1, frameCount))
         guard !overflow, total <= options.maxTotalPixelCount else {
             throw WebImageError(
                 .imageTooLarge,
-                "JPEG XL image of \(frameCount) frame\(frameCount == 1 ? "" : "s") of \(decodedSize) (\(overflow ? "over \(Int.max)" : "\(total)") pixels in all, \(byteCount) bytes of data) is over the limit of \(options.maxTotalPixelCount) pixels per image"
+                "JPEG XL image of \(frameCount) frame\(frameCount == 1 ? "" : "s") of \(frameSize) (\(overflow ? "over \(Int.max)" : "\(total)") pixels in all, \(byteCount) bytes of data) is over the limit of \(options.maxTotalPixelCount) pixels per image"
             )
         }
     }
