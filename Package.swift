@@ -69,3 +69,20 @@ let package = Package(
         .testTarget(name: "WebImageCLITests", dependencies: ["WebImageCLIKit", "WebImageTestSupport", "webimage"], swiftSettings: strictSettings),
     ]
 )
+
+// MARK: - AVIFCoder plug-in (Plugins/AVIFCoder)
+// AVIF on the system libavif (Debian: `apt-get install libavif-dev`; written against 0.11.1).
+// The coder sees only the public WebImageCore product; its tests also use SwiftWebImage and the
+// contract suites. webimage-bench measures it (avif-decode, avif-encode).
+package.products.append(.library(name: "AVIFCoder", targets: ["AVIFCoder"]))
+package.targets += [
+    .systemLibrary(name: "CAVIF", path: "Plugins/AVIFCoder/Sources/CAVIF", pkgConfig: "libavif", providers: [.apt(["libavif-dev"]), .brew(["libavif"])]),
+    .target(name: "AVIFCoder", dependencies: ["CAVIF", "WebImageCore"], path: "Plugins/AVIFCoder/Sources/AVIFCoder", swiftSettings: strictSettings),
+    .testTarget(
+        name: "AVIFCoderTests",
+        dependencies: ["AVIFCoder", "CAVIF", "SwiftWebImage", "WebImageTestSupport"],
+        path: "Plugins/AVIFCoder/Tests/AVIFCoderTests",
+        swiftSettings: strictSettings
+    ),
+]
+package.targets.first { $0.name == "webimage-bench" }?.dependencies.append("AVIFCoder")
