@@ -32,6 +32,7 @@ while !arguments.isEmpty {
         print("usage: webimage-bench INPUT_DIR [--iterations N] [--cases a,b,...]")
         print("image cases: \(ImageCases.names.joined(separator: ", "))")
         print("peer cases:  \(PeerCases.names.joined(separator: ", "))")
+        print("AVIF cases:  \(AVIFCases.names.joined(separator: ", "))")
         exit(0)
     default:
         guard inputPath == nil else { fail("unexpected argument \(argument)") }
@@ -41,7 +42,7 @@ while !arguments.isEmpty {
 guard let inputPath else { fail("usage: webimage-bench INPUT_DIR [--iterations N] [--cases a,b,...]") }
 let inputs = URL(fileURLWithPath: inputPath)
 let runner = BenchmarkRunner(iterations: iterations)
-if wanted.isEmpty { wanted = ImageCases.names + PeerCases.names }
+if wanted.isEmpty { wanted = ImageCases.names + PeerCases.names + AVIFCases.names }
 
 func emit(_ name: String, _ measurement: BenchmarkRunner.Measurement, peer: (name: String, measurement: BenchmarkRunner.Measurement)? = nil, extra: [String: Double] = [:]) {
     var fields: [(String, String)] = [
@@ -68,6 +69,15 @@ for name in wanted where ImageCases.names.contains(name) {
         FileHandle.standardError.write(Data("webimage-bench: \(name) failed: \(error) (inputs: \(inputPath), made by make_inputs.py)\n".utf8))
     }
 }
+for name in wanted where AVIFCases.names.contains(name) {
+    let count = AVIFCases.slowCases.contains(name) ? max(3, iterations / 2) : iterations
+    do {
+        let body = try AVIFCases(inputs: inputs).prepare(name)
+        emit(name, try runner.measure(iterations: count, body))
+    } catch {
+        FileHandle.standardError.write(Data("webimage-bench: \(name) failed: \(error) (inputs: \(inputPath); photo.avif is made by Plugins/AVIFCoder/Benchmarks/avif_peer_bench.py)\n".utf8))
+    }
+}
 for name in wanted where PeerCases.names.contains(name) {
     do {
         let result = try await PeerCases(runner: runner).run(name)
@@ -76,6 +86,6 @@ for name in wanted where PeerCases.names.contains(name) {
         FileHandle.standardError.write(Data("webimage-bench: \(name) failed: \(error)\n".utf8))
     }
 }
-for name in wanted where !ImageCases.names.contains(name) && !PeerCases.names.contains(name) {
+for name in wanted where !ImageCases.names.contains(name) && !PeerCases.names.contains(name) && !AVIFCases.names.contains(name) {
     FileHandle.standardError.write(Data("webimage-bench: unknown case \(name)\n".utf8))
 }
