@@ -3,7 +3,7 @@ import Foundation
 import SwiftWebImage
 
 /// The AVIF cases, measured against Pillow's and libvips's AVIF support by
-/// `Plugins/AVIFCoder/Benchmarks/avif_peer_bench.py` (same names, same inputs, same work):
+/// `Plugins/AVIFCoder/Benchmarks/pillow_avif_bench.py` (same names, same inputs, same work):
 /// - `avif-decode`: `photo.avif` (4000x3000, 8-bit 4:2:0, made from `photo.png` by avifenc;
 ///   the peer script makes it when it is absent) to full-size RGBA8 pixels, one thread.
 /// - `avif-encode`: `encode-src.png`'s pixels (1000x750 RGBA, decoded before timing) to lossy

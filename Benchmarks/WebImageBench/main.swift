@@ -75,7 +75,7 @@ for name in wanted where AVIFCases.names.contains(name) {
         let body = try AVIFCases(inputs: inputs).prepare(name)
         emit(name, try runner.measure(iterations: count, body))
     } catch {
-        FileHandle.standardError.write(Data("webimage-bench: \(name) failed: \(error) (inputs: \(inputPath); photo.avif is made by Plugins/AVIFCoder/Benchmarks/avif_peer_bench.py)\n".utf8))
+        FileHandle.standardError.write(Data("webimage-bench: \(name) failed: \(error) (inputs: \(inputPath); photo.avif is made by Plugins/AVIFCoder/Benchmarks/pillow_avif_bench.py)\n".utf8))
     }
 }
 for name in wanted where PeerCases.names.contains(name) {

@@ -3,7 +3,7 @@
 or libvips (pyvips; its AVIF goes through libheif), in shared/bench/pillow_bench.py's JSON format,
 so that shared/bench/compare.py can run it with --peer.
 
-usage: avif_peer_bench.py INPUT_DIR [--iterations N] [--cases avif-decode,avif-encode] [--peer pillow|vips]
+usage: pillow_avif_bench.py INPUT_DIR [--iterations N] [--cases avif-decode,avif-encode] [--peer pillow|vips]
   avif-decode  photo.avif -> full-size RGB(A) pixels in memory, one thread
   avif-encode  encode-src.png pixels (already decoded) -> lossy AVIF, quality 80 (quantizer 13),
                speed 6, 4:2:0, one thread
