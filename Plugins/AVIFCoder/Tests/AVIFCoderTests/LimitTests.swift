@@ -96,12 +96,15 @@ import Testing
         options.maxPixelCount = 3000 * 2000 - 1
         let lowered = try #require(throws: WebImageError.self) { try Self.coder.decode(large, options: options) }
         #expect(lowered.code == .imageTooLarge, "\(lowered)")
-        // Within the limits: libavif 0.11 sizes the image by the container (it places the 40x30
-        // AV1 frame in a 3000x2000 image) rather than refusing the contradiction. The memory is
-        // what the pixel limit allows; the result is an image of the stated size or an error.
+        // Within the limits: the AV1 sequence header (at most 40x30) cannot fill the claimed
+        // 3000x2000, which libavif 0.11 would allocate; refused before decoding.
+        let mismatch = try #require(throws: WebImageError.self) { try Self.coder.decode(large) }
+        #expect(mismatch.code == .badImageData, "\(mismatch)")
+        #expect(mismatch.message.contains("40x30"), "\(mismatch.message)")
+        // A claim within the bitstream's maximum is left to libavif (0.11 gives an image of the
+        // claimed size).
         do {
-            let image = try Self.coder.decode(large)
-            #expect(image.pixelSize == PixelSize(width: 3000, height: 2000))
+            #expect(try Self.coder.decode(try Self.claiming(width: 20, height: 10)).pixelSize == PixelSize(width: 20, height: 10))
         } catch let error as WebImageError {
             #expect(error.code == .badImageData, "\(error)")
         }

@@ -83,6 +83,14 @@ final class AVIFDecoderHandle: @unchecked Sendable {
         if !options.firstFrameOnly, fileFrames > options.maxFrameCount {
             throw WebImageError(.imageTooLarge, "AVIF animation of \(fileFrames) frames (\(data.count) bytes of data) is over the limit of \(options.maxFrameCount) frames")
         }
+        // libavif 0.11 would make planes of the claimed size for a smaller AV1 frame.
+        if fileFrames == 1, let sequence = AV1SequenceHeader.ofPrimaryItem(in: data),
+           coded.width > sequence.maxWidth || coded.height > sequence.maxHeight {
+            throw WebImageError(
+                .badImageData,
+                "\(what) is corrupt: its container claims \(coded) but its AV1 bitstream holds at most \(sequence.maxWidth)x\(sequence.maxHeight)"
+            )
+        }
         let frameCount = options.firstFrameOnly ? 1 : fileFrames
         let orientation = AVIFOrientation(image.pointee)
         let displayed = orientation.displayedSize(of: coded)
