@@ -18,6 +18,8 @@ public import WebImageCore
 ///   the AV1 decoder) and `maxFrameCount` (`imageCountLimit`) before it parses, and the parsed
 ///   container is checked against `maxPixelCount`, `maxFrameCount` and `maxTotalPixelCount`
 ///   (frames x decoded pixels) before any frame is decoded (``WebImageError/Code/imageTooLarge``).
+///   A single image whose container claims a larger size than its AV1 sequence header allows
+///   is refused before decoding (libavif 0.11 would allocate planes of the claimed size).
 ///   Truncated and corrupt data throw ``WebImageError/Code/badImageData`` saying which, with
 ///   libavif's own detail.
 /// - `irot` and `imir` are applied to the pixels (libavif 0.11 only reports them): the image
