@@ -80,7 +80,7 @@ package.targets += [
     .target(name: "AVIFCoder", dependencies: ["CAVIF", "WebImageCore"], path: "Plugins/AVIFCoder/Sources/AVIFCoder", swiftSettings: strictSettings),
     .testTarget(
         name: "AVIFCoderTests",
-        dependencies: ["AVIFCoder", "CAVIF", "SwiftWebImage", "WebImageTestSupport"],
+        dependencies: ["AVIFCoder", "SwiftWebImage", "WebImageTestSupport"],
         path: "Plugins/AVIFCoder/Tests/AVIFCoderTests",
         swiftSettings: strictSettings
     ),
