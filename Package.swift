@@ -35,6 +35,7 @@ let cliPluginCoders: [Target.Dependency] = [
     "WebPCoder",
     "HEIFCoder",
     "JXLCoder",
+    "AVIFCoder",
 ]
 
 let package = Package(
@@ -210,3 +211,16 @@ package.targets += [
         "JXLCoder", "CJXL", "SwiftWebImage", "WebImageTestSupport",
     ]),
 ]
+
+// AVIFCoder: AVIF stills and image sequences (lossless and lossy encoding) on the system
+// libavif 0.11+ (Debian: libavif-dev). Added after HEIFCoder, so a manager with both asks it
+// first for AVIF.
+package.products += [.library(name: "AVIFCoder", targets: ["AVIFCoder"])]
+package.targets += [
+    .systemLibrary(name: "CAVIF", path: "Plugins/AVIFCoder/Sources/CAVIF", pkgConfig: "libavif", providers: [.apt(["libavif-dev"]), .brew(["libavif"])]),
+    pluginTarget("AVIFCoder", path: "Plugins/AVIFCoder/Sources/AVIFCoder", dependencies: ["CAVIF", "WebImageCore"]),
+    pluginTests("AVIFCoderTests", path: "Plugins/AVIFCoder/Tests/AVIFCoderTests", dependencies: [
+        "AVIFCoder", "SwiftWebImage", "WebImageTestSupport",
+    ]),
+]
+package.targets.first { $0.name == "webimage-bench" }?.dependencies.append("AVIFCoder")

@@ -34,6 +34,7 @@ while !arguments.isEmpty {
         print("peer cases:  \(PeerCases.names.joined(separator: ", "))")
         print("HEIC cases:  \(HEIFCases.names.joined(separator: ", ")) (inputs: Plugins/HEIFCoder/Benchmarks/bench.sh)")
         print("JPEG XL cases: \(JXLCases.names.joined(separator: ", "))")
+        print("AVIF cases:  \(AVIFCases.names.joined(separator: ", "))")
         exit(0)
     default:
         guard inputPath == nil else { fail("unexpected argument \(argument)") }
@@ -43,7 +44,7 @@ while !arguments.isEmpty {
 guard let inputPath else { fail("usage: webimage-bench INPUT_DIR [--iterations N] [--cases a,b,...]") }
 let inputs = URL(fileURLWithPath: inputPath)
 let runner = BenchmarkRunner(iterations: iterations)
-if wanted.isEmpty { wanted = ImageCases.names + PeerCases.names }
+if wanted.isEmpty { wanted = ImageCases.names + PeerCases.names + AVIFCases.names }
 
 func emit(_ name: String, _ measurement: BenchmarkRunner.Measurement, peer: (name: String, measurement: BenchmarkRunner.Measurement)? = nil, extra: [String: Double] = [:]) {
     var fields: [(String, String)] = [
@@ -78,6 +79,15 @@ for name in wanted where JXLCases.names.contains(name) {
         FileHandle.standardError.write(Data("webimage-bench: \(name) failed: \(error)\n".utf8))
     }
 }
+for name in wanted where AVIFCases.names.contains(name) {
+    let count = AVIFCases.slowCases.contains(name) ? max(3, iterations / 2) : iterations
+    do {
+        let body = try AVIFCases(inputs: inputs).prepare(name)
+        emit(name, try runner.measure(iterations: count, body))
+    } catch {
+        FileHandle.standardError.write(Data("webimage-bench: \(name) failed: \(error) (inputs: \(inputPath); photo.avif is made by Plugins/AVIFCoder/Benchmarks/pillow_avif_bench.py)\n".utf8))
+    }
+}
 for name in wanted where PeerCases.names.contains(name) {
     do {
         let result = try await PeerCases(runner: runner).run(name)
@@ -94,6 +104,6 @@ for name in wanted where HEIFCases.names.contains(name) {
         FileHandle.standardError.write(Data("webimage-bench: \(name) failed: \(error)\n".utf8))
     }
 }
-for name in wanted where !ImageCases.names.contains(name) && !PeerCases.names.contains(name) && !HEIFCases.names.contains(name) && !JXLCases.names.contains(name) {
+for name in wanted where !ImageCases.names.contains(name) && !PeerCases.names.contains(name) && !HEIFCases.names.contains(name) && !JXLCases.names.contains(name) && !AVIFCases.names.contains(name) {
     FileHandle.standardError.write(Data("webimage-bench: unknown case \(name)\n".utf8))
 }

@@ -15,9 +15,9 @@ import SwiftWebImage
 /// - The output format is `--format`, else the output's extension; it is encoded with
 ///   ``CodersManager/shared`` (so a coder registered at launch can write too: the plug-in
 ///   coders of ``PluginCoders``, such as WebP, and the WIRL coder). An animated
-///   image stays animated in GIF, PNG (APNG), WebP and JPEG XL (``animatedFormats``) unless `--frame`
+///   image stays animated in GIF, PNG (APNG), WebP, JPEG XL and AVIF (``animatedFormats``) unless `--frame`
 ///   picks one frame; the other formats get the first frame. PNG output is 8 bits per channel.
-/// - `--quality` is 0...100 for lossy formats; JPEG, WebP, HEIC and JPEG XL default to 90 (decision: the coders' own
+/// - `--quality` is 0...100 for lossy formats; JPEG, WebP, HEIC, JPEG XL and AVIF default to 90 (decision: the coders' own
 ///   default, 100, makes files several times larger for no visible gain).
 /// - The output is written to a temporary file in its directory and renamed into place: on any
 ///   failure nothing is left behind, and an existing file is replaced only by a complete one.
@@ -143,7 +143,7 @@ struct ConvertCommand: Command {
     }
 
     /// The output formats that keep every frame of an animation (the others get the first).
-    static let animatedFormats: Set<ImageFormat> = [.gif, .png, .webp, .jpegXL]
+    static let animatedFormats: Set<ImageFormat> = [.gif, .png, .webp, .jpegXL, .avif]
 
     /// The formats `convert` can be asked for, in the order its messages list them; only those
     /// some coder of ``CodersManager/shared`` writes are offered.
@@ -165,7 +165,7 @@ struct ConvertCommand: Command {
     }
 
     /// The formats whose default `--quality` is 90 (lossy by default); the others default to 100.
-    static let lossyDefaultFormats: Set<ImageFormat> = [.jpeg, .webp, .heic, .jpegXL]
+    static let lossyDefaultFormats: Set<ImageFormat> = [.jpeg, .webp, .heic, .jpegXL, .avif]
 
     /// `--quality` (0...100) as a compression quality in 0...1; JPEG and WebP default to 0.9,
     /// others to 1.

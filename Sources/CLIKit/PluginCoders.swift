@@ -1,5 +1,6 @@
 import Foundation
 import SwiftWebImage
+import AVIFCoder
 import HEIFCoder
 import JXLCoder
 import WebPCoder
@@ -33,6 +34,11 @@ enum PluginCoders {
         Entry(coder: JXLCoder()) {
             DemoSamples.Sample(name: "badge.jxl", summary: "lossy JPEG XL with alpha (JXLCoder plug-in, libjxl)", contentType: "image/jxl",
                                data: try JXLCoder().encode(WebImage(bitmap: try DemoSamples.badge(size: 192)), as: .jpegXL, options: ImageEncodeOptions(compressionQuality: 0.8)))
+        },
+        // Added after HEIFCoder (which also reads AVIF through libheif), so AVIFCoder answers AVIF first.
+        Entry(coder: AVIFCoder()) {
+            DemoSamples.Sample(name: "badge.avif", summary: "lossy AVIF with alpha (AVIFCoder plug-in, libavif)", contentType: "image/avif",
+                               data: try AVIFCoder().encode(WebImage(bitmap: try DemoSamples.badge(size: 192)), as: .avif, options: ImageEncodeOptions(compressionQuality: 0.8)))
         },
     ]
 
