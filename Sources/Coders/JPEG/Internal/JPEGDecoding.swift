@@ -151,10 +151,12 @@ enum JPEGDecoding {
         let isThumbnail = target != sourceSize
         let eighths = isThumbnail ? dctScale(from: sourceSize, to: target) : 8
 
-        // Before libjpeg allocates the coefficient buffer and runs the scans (in start), on every
-        // path: full size, DCT-scaled thumbnail, and each pass of the incremental decoder.
-        try checkScans(JPEGMarkerWalk.walk(raw, scans: true), byteCount: byteCount)
+        // A multi-scan file (`progressive` is libjpeg's jpeg_has_multiple_scans): before libjpeg
+        // allocates the coefficient buffer and runs the scans (in start), on every path: full
+        // size, DCT-scaled thumbnail, and each pass of the incremental decoder. A single-scan
+        // file needs neither the walk nor the buffer.
         if info.progressive != 0 {
+            try checkScans(JPEGMarkerWalk.walk(raw, scans: true), byteCount: byteCount)
             try checkCoefficientBuffer(info, source: sourceSize, eighths: Int(eighths), options: options, byteCount: byteCount)
         }
 
