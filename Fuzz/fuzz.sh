@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses (Swift and the C shim instrumented, AddressSanitizer on) and
 # runs each decoder for SECONDS (default 60) seconds, seeded with the public test images in
-# ../shared/testdata and small files made by the coders themselves. Not run by CI.
+# ../shared/testdata and small files made by the coders themselves. The harnesses decode with
+# the library's default limits (no lower cap of their own), so an input of at most 64 KB may
+# claim any size or frame count the defaults allow: a crash, an out-of-memory (over
+# RSS_LIMIT_MB, default 4096) or a slow input (over TIMEOUT seconds, default 10) is a finding.
+# Prints, per decoder, executions, peak RSS and the findings. Not run by CI.
 #
 # usage: Fuzz/fuzz.sh [SECONDS] [PNG JPEG GIF BMP ...]
 set -euo pipefail
@@ -36,7 +40,7 @@ for target in "${targets[@]}"; do
     done
     for seed in seeds/*."${target,,}"; do [ -f "$seed" ] && cp "$seed" "$corpus/"; done
     echo "== Fuzz$target: ${seconds}s, $(ls "$corpus" | wc -l) seed(s)"
-    "$bin/Fuzz$target" "$corpus" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=3072 -timeout=10 \
+    "$bin/Fuzz$target" "$corpus" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb="${RSS_LIMIT_MB:-4096}" -timeout="${TIMEOUT:-10}" \
         -print_final_stats=1 -artifact_prefix="$scratch/crash-$target-" 2>"$scratch/fuzz-$target.log" || {
         echo "Fuzz$target FOUND A PROBLEM:"; tail -40 "$scratch/fuzz-$target.log"; exit 1; }
     grep -E "stat::number_of_executed_units|stat::peak_rss_mb|Done " "$scratch/fuzz-$target.log" || tail -3 "$scratch/fuzz-$target.log"

@@ -148,6 +148,24 @@ def write_progressive_jpeg(path, width, height):
     return None
 
 
+def write_simple_progressive_jpeg(path, width, height):
+    """libjpeg's own progression (10 scans) of a 64x64 image, SOF2 patched to `width` x `height`:
+    a file of a few hundred bytes whose scans are all legitimate."""
+    cjpeg = shutil.which("cjpeg")
+    if not cjpeg:
+        return "needs cjpeg (apt-get install libjpeg-turbo-progs)"
+    ppm = b"P6 64 64 255\n" + bytes((x * 4 + y) & 255 for y in range(64) for x in range(64) for _ in range(3))
+    data = bytearray(subprocess.run([cjpeg, "-progressive", "-quality", "90"], input=ppm, check=True,
+                                    stdout=subprocess.PIPE).stdout)
+    sof = data.find(b"\xFF\xC2")
+    if sof < 0:
+        return "cjpeg wrote no SOF2"
+    struct.pack_into(">HH", data, sof + 5, height, width)
+    with open(path, "wb") as f:
+        f.write(data)
+    return None
+
+
 def jpeg_scan_starts(data):
     """Offsets where each scan's segments begin (the DHT/DQT/DRI just before its SOS, or the SOS)."""
     starts, i, pending = [], 2, None
@@ -193,6 +211,16 @@ INPUTS = [
     # Filter Sub: the first pixel red, the rest "same as the left".
     ("flat-16000.png", "PNG 16000x16000, one colour",
      lambda p: write_png(p, 16000, 16000, 2, b"\x01\xFF\x00\x00" + b"\x00" * (16000 * 3 - 3))),
+    # Within the 50 MP per-frame and 100 MP per-image defaults: refused or bounded by the JPEG
+    # scan rules, decoded frame by frame for animations.
+    ("progressive-7000.jpg", "progressive JPEG 7000x7000, 441 scans",
+     lambda p: write_progressive_jpeg(p, 7000, 7000)),
+    ("progressive-7000-simple.jpg", "progressive JPEG 7000x7000, 10 scans (cjpeg -progressive)",
+     lambda p: write_simple_progressive_jpeg(p, 7000, 7000)),
+    ("apng-24x2000.png", "APNG, 24 frames of 2000x2000",
+     lambda p: write_apng(p, 2000, 2000, 24, 0, b"\x00" * 2001)),
+    ("gif-2x7000.gif", "GIF, 2 frames of 7000x7000 (no pixel data)",
+     lambda p: write_gif(p, 7000, 7000, 2, LZW_CLEAR_END)),
 ]
 
 

@@ -14,6 +14,8 @@ import SwiftWebImage
 ///   (``WebImage/statedFrameDurations``: a GIF frame stating 10 ms gives `10`, though it plays
 ///   for 100 ms); 0 for a frame with no stated delay, and a still image (a single frame) has `[0]`.
 /// - `hasAlpha`: whether the source format carries an alpha channel.
+/// - `refused`: for an image described from its headers, the error a decode under the limits
+///   would give (`nil`/`null` when within them).
 struct ImageDescription: Sendable {
     let source: String
     let format: String
@@ -23,9 +25,13 @@ struct ImageDescription: Sendable {
     let loopCount: Int?
     let durations: [Double]
     let hasAlpha: Bool
+    /// The error a decode under the limits would give, for an image described from its headers
+    /// (`nil`: within the limits, or decoded).
+    let refusal: WebImageError?
 
     /// Describes `image`, named `source`.
     init(source: String, image: WebImage) {
+        refusal = nil
         self.source = source
         format = image.format.rawValue
         width = image.pixelSize.width
@@ -36,8 +42,22 @@ struct ImageDescription: Sendable {
         hasAlpha = image.hasAlpha
     }
 
-    /// `{"source","format","width","height","frames","loopCount","durations","hasAlpha"}`, in
-    /// that order.
+    /// Describes an image from its headers, named `source`: the size it shows at (orientation
+    /// applied), and `refusal`, the error a decode would give, if any.
+    init(source: String, properties: ImageProperties, refusal: WebImageError? = nil) {
+        self.source = source
+        format = properties.format.rawValue
+        width = properties.orientedPixelSize.width
+        height = properties.orientedPixelSize.height
+        frames = properties.frameCount
+        loopCount = properties.frameCount > 1 ? properties.loopCount : nil
+        durations = properties.frameDurations.map { $0 * 1000 }
+        hasAlpha = properties.hasAlpha
+        self.refusal = refusal
+    }
+
+    /// `{"source","format","width","height","frames","loopCount","durations","hasAlpha","refused"}`,
+    /// in that order; `refused` is `null` or `{"code","message"}`.
     var json: JSONValue {
         .object([
             ("source", .string(source)),
@@ -48,14 +68,19 @@ struct ImageDescription: Sendable {
             ("loopCount", loopCount.map { .integer($0) } ?? .null),
             ("durations", .array(durations.map { .number($0) })),
             ("hasAlpha", .bool(hasAlpha)),
+            ("refused", refusal.map { Self.errorObject(ErrorReport($0)) } ?? .null),
         ])
+    }
+
+    private static func errorObject(_ report: ErrorReport) -> JSONValue {
+        .object([("code", .string(report.code)), ("message", .string(report.message))])
     }
 
     /// `{"source","error":{"code","message"}}` for an input that could not be read or decoded.
     static func errorJSON(source: String, report: ErrorReport) -> JSONValue {
         .object([
             ("source", .string(source)),
-            ("error", .object([("code", .string(report.code)), ("message", .string(report.message))])),
+            ("error", errorObject(report)),
         ])
     }
 
@@ -77,6 +102,7 @@ struct ImageDescription: Sendable {
             }
         }
         parts.append(hasAlpha ? "alpha" : "no alpha")
-        return "\(source): " + parts.joined(separator: ", ")
+        let refused = refusal.map { "; a decode would be refused: \(ErrorReport($0).message)" } ?? ""
+        return "\(source): " + parts.joined(separator: ", ") + refused
     }
 }

@@ -10,6 +10,13 @@ import SwiftWebImage
 /// standard output: ``ImageDescription/json`` or, when it cannot be read or decoded,
 /// `{"source","error":{"code","message"}}`. Without it, one line each on standard output, and
 /// errors on standard error. The exit status is 1 when any input failed.
+///
+/// Decision: formats whose coder reads headers (``ImageHeaderReader``: JPEG, PNG/APNG, GIF, BMP)
+/// are described from the headers alone, in milliseconds and a few MB whatever the image claims,
+/// and an image over the decode limits is still described (exit status 0) with the refusal a
+/// decode would give (``ImageProperties/decodeLimitError(options:)``: pixels per frame, pixels
+/// across frames, frame count; not a coder's own rules such as a JPEG's scan budget). Other
+/// formats are decoded under the limits and refused as before.
 struct InfoCommand: Command {
     static let name = "info"
     static let summary = "Format, size, frames, loop count, frame durations and alpha of images"
@@ -17,12 +24,17 @@ struct InfoCommand: Command {
         USAGE: webimage info <file-or-URL>... [--json] [--max-pixels N] [--max-frames N]
 
         Describes each input: a file path, or an http(s), file or data URL.
+        JPEG, PNG/APNG, GIF and BMP are described from their headers, without decoding:
+        an image over the limits is described too, with the reason a decode would be
+        refused (text: "; a decode would be refused: ..."; JSON: "refused").
 
         OPTIONS:
           --json        One JSON object per input, one per line, keys in this order:
-                        {"source","format","width","height","frames","loopCount","durations","hasAlpha"}
+                        {"source","format","width","height","frames","loopCount","durations","hasAlpha","refused"}
                         loopCount: 0 = forever, null = the file states none.
                         durations: one per frame, in milliseconds as the file states them.
+                        refused: null, or {"code","message"}: the error a decode under the
+                        limits would give (the image is still described).
                         An input that cannot be read or decoded gives
                         {"source","error":{"code","message"}} and the exit status is 1.
           \(ConvertCommand.limitsHelp)
@@ -70,16 +82,44 @@ struct InfoCommand: Command {
         return failed ? ExitStatus.failure : ExitStatus.success
     }
 
-    /// Loads and describes one input, decoding under the budget `limits` sets
-    /// (``WebImageContext/imageMaxTotalPixelCount``, ``WebImageContext/imageMaxFrameCount``).
+    /// Loads and describes one input, from its headers when the coder that would decode it is
+    /// an ``ImageHeaderReader`` (every built-in format: nothing is decoded, so images over the
+    /// limits are described too, with the refusal a decode would give), else by decoding it
+    /// under the budget `limits` sets (``WebImageContext/imageMaxTotalPixelCount``,
+    /// ``WebImageContext/imageMaxFrameCount``).
     func describe(_ argument: String, limits: WebImageContext = WebImageContext()) async throws -> ImageDescription {
         let source = try ImageSource(argument)
         var context = limits
         context.imageCache = CachesManager()
-        let result = try await ImageManager.shared.loadImage(with: source.url, options: [.retryFailed], context: context)
-        guard let image = result.image else {
+        let result = try await ImageManager.shared.loadImage(with: source.url, options: [.retryFailed, .avoidDecodeImage], context: context)
+        guard let data = result.data, !data.isEmpty else {
+            throw WebImageError(.badImageData, "\(argument) gave no data", url: source.url)
+        }
+        let stage = ImageDecodeRequest(url: source.url, options: [], context: context, defaultCoder: CodersManager.shared)
+        if let properties = try Self.properties(of: data, coder: stage.coder) {
+            return ImageDescription(source: argument, properties: properties, refusal: properties.decodeLimitError(options: stage.decodeOptions))
+        }
+        guard let image = try await stage.decodeLoadedData(data, on: .processing) else {
             throw WebImageError(.badImageData, "\(argument) gave no image", url: source.url)
         }
         return ImageDescription(source: argument, image: image)
+    }
+
+    /// The properties of `data` from the headers, when `coder` (or, for a ``CodersManager``, the
+    /// member that would decode the data) reads headers; `nil` when the image must be decoded.
+    static func properties(of data: Data, coder: any ImageCoder) throws -> ImageProperties? {
+        let reader: (any ImageHeaderReader)? = if let manager = coder as? CodersManager {
+            manager.headerReader(for: data)
+        } else if coder.canDecode(data) {
+            coder as? any ImageHeaderReader
+        } else {
+            nil
+        }
+        guard let reader else { return nil }
+        do {
+            return try reader.readProperties(of: data)
+        } catch let error as WebImageError where error.code == .unsupportedFormat {
+            return nil  // a manager whose member reads no headers: decode
+        }
     }
 }

@@ -22,25 +22,33 @@ import WebImageTestSupport
         try await CLIRunner.run(arguments, home: workspace.home, in: workspace.url)
     }
 
-    @Test func infoRefusesAnImageOverTheBudgetItSets() async throws {
+    /// `info` reads the headers: an image over the budget is described, with the refusal.
+    @Test func infoDescribesAnImageOverTheBudgetAndSaysADecodeWouldBeRefused() async throws {
         let within = try await run(["info", "anim.gif", "--max-pixels", "360", "--max-frames", "3"])
         #expect(within.status == 0, "\(within.stderr)")
+        #expect(!within.stdout.contains("refused"), "\(within.stdout)")
         let pixels = try await run(["info", "anim.gif", "--max-pixels", "359"])
-        #expect(pixels.status == 1)
-        #expect(pixels.stderr.contains("over the limit of 359 pixels per image"), "\(pixels.stderr)")
+        #expect(pixels.status == 0)
+        #expect(pixels.stdout.hasPrefix("anim.gif: gif 12x10, 3 frames"), "\(pixels.stdout)")
+        #expect(pixels.stdout.contains("; a decode would be refused: gif image of 3 frames of 12x10 (360 pixels in all) is over the limit of 359 pixels per image"), "\(pixels.stdout)")
         let frames = try await run(["info", "anim.gif", "--max-frames=2"])
-        #expect(frames.status == 1)
-        #expect(frames.stderr.contains("limit of 2 frames"), "\(frames.stderr)")
+        #expect(frames.status == 0)
+        #expect(frames.stdout.contains("a decode would be refused: gif animation of 3 frames is over the limit of 2 frames"), "\(frames.stdout)")
     }
 
     @Test func theDefaultBudgetRefusesAnAnimationOfGigabytes() async throws {
         let result = try await run(["info", "bomb.gif", "--json"])
-        #expect(result.status == 1)
-        #expect(result.stdout.contains("\"imageTooLarge\""), "\(result.stdout)")
+        #expect(result.status == 0)
+        #expect(result.stdout.contains(#""width":7000,"height":7000,"frames":8"#), "\(result.stdout)")
+        #expect(result.stdout.contains(#""refused":{"code":"imageTooLarge","#), "\(result.stdout)")
         #expect(result.stdout.contains("8 frames of 7000x7000"), "\(result.stdout)")
         // A bigger budget lets it through the check (the frame count limit still applies).
         let frames = try await run(["info", "bomb.gif", "--max-frames", "7"])
-        #expect(frames.stderr.contains("limit of 7 frames"), "\(frames.stderr)")
+        #expect(frames.stdout.contains("limit of 7 frames"), "\(frames.stdout)")
+        // Decoding it is refused.
+        let convert = try await run(["convert", "bomb.gif", "out.png"])
+        #expect(convert.status == 1)
+        #expect(convert.stderr.contains("imageTooLarge") || convert.stderr.contains("over the limit"), "\(convert.stderr)")
     }
 
     @Test func convertCountsTheSourceSizeEvenForAThumbnail() async throws {

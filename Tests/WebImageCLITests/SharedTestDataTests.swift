@@ -17,11 +17,11 @@ import SwiftWebImage
     @Test(.enabled(if: isPresent, "../shared/testdata/sdwebimage is absent: skipping SDWebImage's test images"))
     func infoOnSDWebImageImages() async throws {
         let expected = [
-            #"{"source":"TestLoopCount.gif","format":"gif","width":72,"height":48,"frames":2,"loopCount":null,"durations":[500,500],"hasAlpha":true}"#,
-            #"{"source":"TestImage.gif","format":"gif","width":50,"height":50,"frames":5,"loopCount":0,"durations":[120,120,120,120,120],"hasAlpha":true}"#,
-            #"{"source":"TestImage.jpg","format":"jpeg","width":80,"height":60,"frames":1,"loopCount":null,"durations":[0],"hasAlpha":false}"#,
-            #"{"source":"RGBA16PNG.png","format":"png","width":126,"height":135,"frames":1,"loopCount":null,"durations":[0],"hasAlpha":true}"#,
-            #"{"source":"TestImageLarge.png","format":"png","width":1275,"height":720,"frames":4,"loopCount":0,"durations":[100,100,100,100],"hasAlpha":true}"#,
+            #"{"source":"TestLoopCount.gif","format":"gif","width":72,"height":48,"frames":2,"loopCount":null,"durations":[500,500],"hasAlpha":true,"refused":null}"#,
+            #"{"source":"TestImage.gif","format":"gif","width":50,"height":50,"frames":5,"loopCount":0,"durations":[120,120,120,120,120],"hasAlpha":true,"refused":null}"#,
+            #"{"source":"TestImage.jpg","format":"jpeg","width":80,"height":60,"frames":1,"loopCount":null,"durations":[0],"hasAlpha":false,"refused":null}"#,
+            #"{"source":"RGBA16PNG.png","format":"png","width":126,"height":135,"frames":1,"loopCount":null,"durations":[0],"hasAlpha":true,"refused":null}"#,
+            #"{"source":"TestImageLarge.png","format":"png","width":1275,"height":720,"frames":4,"loopCount":0,"durations":[100,100,100,100],"hasAlpha":true,"refused":null}"#,
         ]
         let names = expected.map { line in String(line.split(separator: "\"")[3]) }
         let result = try await CLIRunner.run(["info", "--json"] + names, home: workspace.home, in: Self.directory)

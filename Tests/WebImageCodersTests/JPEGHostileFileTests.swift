@@ -46,42 +46,91 @@ import WebImageCore
             + [UInt8](repeating: 0x20, count: count) + [UInt8](bytes[2...])
     }
 
-    /// The file: a few KB claiming 16000 x 16000. The default 50 MP limit refuses it
-    /// from its size; with a 256 MP limit (1 GiB budget) it passes that check but needs 768 MB of
-    /// coefficients plus a 1 GB bitmap, over the budget: refused from the header too.
-    @Test func hugeProgressiveFileIsRefusedBeforeTheCoefficientBuffer() throws {
-        let bytes = try withDimensions(try progressive(), width: 16000, height: 16000)
-        #expect(16000 * 16000 > ImageDecodeOptions.defaultMaxPixelCount)
-        let bySize = try #require(throws: WebImageError.self) { try coder.decode(Data(bytes)) }
-        #expect(bySize.code == .imageTooLarge)
-        var options = ImageDecodeOptions()
-        options.maxPixelCount = 1 << 28
-        options.maxTotalPixelCount = 1 << 28
-        let error = try #require(throws: WebImageError.self) { try coder.decode(Data(bytes), options: options) }
-        #expect(error.code == .imageTooLarge)
-        // Y: 2000 x 2000 blocks, Cb and Cr: 1000 x 1000 blocks, 128 bytes each.
-        #expect(error.message.contains("\(6_000_000 * 128) bytes of DCT coefficients"), "\(error.message)")
-        #expect(error.message.contains("budget of \((1 << 28) * 4) bytes"))
+    /// `bytes` with its SOF2's first component sampled `horizontal` x `vertical`.
+    func withLumaSampling(_ bytes: [UInt8], horizontal: Int, vertical: Int) throws -> [UInt8] {
+        var bytes = bytes
+        let sof = try offset(of: 0xC2, in: bytes)
+        bytes[sof + 11] = UInt8(horizontal << 4 | vertical)
+        return bytes
     }
 
-    /// 64 x 64 at 4:2:0: 96 blocks of 128 bytes plus 64 x 64 x 4 bytes of pixels = 28672 bytes,
-    /// which is 4 x 7168 pixels. A baseline file needs no coefficient buffer.
-    @Test func budgetIsTheCoefficientsPlusTheBitmapAtFourBytesPerAllowedPixel() throws {
+    /// The file claiming 16000 x 16000 is over a 50 MP per-frame limit: refused from the
+    /// header whatever its scans.
+    @Test func hugeProgressiveFileIsRefusedByThePixelLimit() throws {
+        let bytes = try withDimensions(try progressive(), width: 16000, height: 16000)
+        var options = ImageDecodeOptions()
+        options.maxPixelCount = 50_000_000
+        let error = try #require(throws: WebImageError.self) { try coder.decode(Data(bytes), options: options) }
+        #expect(error.code == .imageTooLarge)
+        #expect(error.message.contains("over the limit of 50000000 pixels"), "\(error.message)")
+    }
+
+    /// The budget is 10 bytes per allowed pixel: any 3-component image within the pixel limit
+    /// fits (64 x 64 at 4:2:0 needs 12288 bytes of coefficients plus 16384 of pixels), but an
+    /// image whose MCU padding makes its coefficients many times its pixels does not: 1 x 60000
+    /// with luma sampled 4 x 2 pads every luma block row to 4 blocks (37500 blocks in all,
+    /// 4.8 MB, for 60000 pixels). Refused from the header, before libjpeg allocates.
+    @Test func budgetIsTenBytesPerAllowedPixel() throws {
         let progressive = Data(try progressive())
         var options = ImageDecodeOptions()
-        options.maxPixelCount = 7168
-        #expect(try coder.decode(progressive, options: options).pixelSize == PixelSize(width: 64, height: 64))
-        options.maxPixelCount = 7167
-        let error = try #require(throws: WebImageError.self) { try coder.decode(progressive, options: options) }
-        #expect(error.code == .imageTooLarge)
-        #expect(error.message.contains("12288 bytes of DCT coefficients plus 16384 bytes of pixels"), "\(error.message)")
-        let baseline = try coder.encode(TestImages.still(width: 64, height: 64), as: .jpeg)
-        #expect(try coder.decode(baseline, options: options).pixelSize == PixelSize(width: 64, height: 64))
-        // A thumbnail counts its DCT-scaled bitmap (8 x 8 at 1/8, 256 bytes) but every coefficient.
         options.maxPixelCount = 64 * 64
-        #expect(throws: WebImageError.self) { try coder.decode(progressive, options: options) }
-        options.thumbnailPixelSize = PixelSize(width: 8, height: 8)
-        #expect(try coder.decode(progressive, options: options).pixelSize == PixelSize(width: 8, height: 8))
+        #expect(try coder.decode(progressive, options: options).pixelSize == PixelSize(width: 64, height: 64))
+        let thin = try withDimensions(try withLumaSampling(try self.progressive(), horizontal: 4, vertical: 2), width: 1, height: 60000)
+        options.maxPixelCount = 60000
+        let error = try #require(throws: WebImageError.self) { try coder.decode(Data(thin), options: options) }
+        #expect(error.code == .imageTooLarge)
+        #expect(error.message.contains("\(37500 * 128) bytes of DCT coefficients plus 240000 bytes of pixels, over the budget of 600000 bytes"), "\(error.message)")
+    }
+
+    /// Under 8 KB claiming 7000 x 7000 (49 MP, within a 50 MP limit) with 60 scans (under the scan
+    /// count cap): each scan is a pass over up to 765,625 blocks however little data it has,
+    /// about 24 passes in all, far more than 8 passes plus 32 blocks per byte. Refused before
+    /// libjpeg allocates the 147 MB coefficient buffer, on every path.
+    @Test func smallFileCannotJustifySixtyScansOfFortyNineMegapixels() throws {
+        let bytes = Data(try withDimensions(try withRepeatedLastScan(try progressive(width: 16, height: 16), copies: 50), width: 7000, height: 7000))
+        #expect(bytes.count < 8000, "\(bytes.count) bytes")
+        var options = ImageDecodeOptions()
+        options.maxPixelCount = 50_000_000
+        let full = try #require(throws: WebImageError.self) { try coder.decode(bytes, options: options) }
+        #expect(full.code == .imageTooLarge)
+        #expect(full.message.contains("its 60 scans of a 7000x7000 image visit"), "\(full.message)")
+        #expect(full.message.contains("more than its size justifies"), "\(full.message)")
+        options.thumbnailPixelSize = PixelSize(width: 100, height: 100)
+        let thumbnail = try #require(throws: WebImageError.self) { try coder.decode(bytes, options: options) }
+        #expect(thumbnail.message == full.message)
+        let incremental = coder.makeIncrementalDecoder(options: options)
+        incremental.update(data: bytes.prefix(bytes.count / 2), finished: false)
+        #expect(incremental.currentImage() == nil)
+        incremental.update(data: bytes, finished: true)
+        #expect(incremental.currentImage() == nil)
+    }
+
+    /// libjpeg's simple progression (10 scans, about 5.3 passes) is within the 8 free passes at
+    /// any size: a tiny file claiming 2000 x 2000 still decodes (grey where data is missing).
+    @Test func theSimpleProgressionOfAnySizeIsWithinTheFreePasses() throws {
+        let bytes = Data(try withDimensions(try progressive(), width: 2000, height: 2000))
+        var options = ImageDecodeOptions()
+        options.thumbnailPixelSize = PixelSize(width: 50, height: 50)
+        #expect(try coder.decode(bytes, options: options).pixelSize == PixelSize(width: 50, height: 50))
+    }
+
+    /// Scan work beyond the free passes is justified by bytes: 50 extra passes over the luma of
+    /// 512 x 512 (204,800 blocks) in a few KB is refused; the same scans with 16 KB more
+    /// data decode.
+    @Test func moreBytesJustifyMoreScanWork() throws {
+        let scans = try withDimensions(try withRepeatedLastScan(try progressive(width: 16, height: 16), copies: 50), width: 512, height: 512)
+        #expect(scans.count < 4000, "\(scans.count) bytes")
+        let error = try #require(throws: WebImageError.self) { try coder.decode(Data(scans)) }
+        #expect(error.message.contains("more than its size justifies"), "\(error.message)")
+        let padded = withComment(scans, count: 16000)
+        #expect(try coder.decode(Data(padded)).pixelSize == PixelSize(width: 512, height: 512))
+    }
+
+    /// Real progressive files (the fixtures, libjpeg's own progression) decode as before.
+    @Test func realProgressiveFilesDecode() throws {
+        #expect(try coder.decode(JPEGFixtures.progressive.data).pixelSize == PixelSize(width: 40, height: 24))
+        let large = try JPEGCoder(progressiveEncoding: true).encode(TestImages.still(width: 1200, height: 900), as: .jpeg)
+        #expect(try coder.decode(large).pixelSize == PixelSize(width: 1200, height: 900))
     }
 
     /// A small file may have up to 100 scans; more are refused at once.

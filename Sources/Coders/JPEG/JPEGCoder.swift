@@ -19,13 +19,17 @@ public import WebImageCore
 /// ``ImageMetadata/incremental``; rows whose data is missing are transparent.
 ///
 /// Progressive (multi-scan) files make libjpeg hold every DCT coefficient of the image (2 bytes
-/// per sample of every component, whatever the output size): such a file is refused with
-/// ``WebImageError/Code/imageTooLarge`` from its header when that buffer plus the output bitmap
-/// is over the decode's memory budget of 4 bytes per pixel of `maxPixelCount` (200 MB with the
-/// default 50 MP). Progressive files
-/// with more scans than their size justifies (`bytes / 256`, at least 100, at most 500) are
-/// refused with ``WebImageError/Code/imageTooLarge`` too: each scan is a pass over the whole
-/// image, so thousands of tiny scans are a CPU bomb.
+/// per sample of every component, whatever the output size) and pass over the whole image once
+/// per scan, even when the scan's data is missing. So, on every path (full size, DCT-scaled
+/// thumbnail, incremental decoder) and before libjpeg allocates anything, a multi-scan file is
+/// refused with ``WebImageError/Code/imageTooLarge`` when:
+/// - the coefficient buffer plus the output bitmap is over the decode's memory budget of
+///   10 bytes per pixel of `maxPixelCount` (a full-size bitmap plus the coefficients of three
+///   full-resolution components: 500 MB at 50 MP);
+/// - it has more scans than its size justifies (`bytes / 256`, at least 100, at most 500);
+/// - its scans together visit more blocks than 8 passes over the image plus 32 blocks per byte of
+///   data (a few KB claiming 7000 x 7000 cannot justify 100 scans of 49 MP).
+/// The marker walk that counts scans and blocks reads no entropy-coded data.
 ///
 /// Encoding writes a baseline 4:2:0 JPEG of the first frame at `compressionQuality` (0...1 mapped
 /// to libjpeg quality 1...100; default 1 gives 100), compositing any alpha onto

@@ -8,13 +8,15 @@ public import Foundation
 ///   member fails, the first member's error is thrown, since it came from the preferred coder.
 /// - Encoding uses the first member that `canEncode(to:)` the format, with the same fall-through.
 /// - Progressive and animated decoding pick the first member of that kind that accepts the data.
+/// - Header reading (``readProperties(of:)``) asks the member that would decode the data, when
+///   it is an ``ImageHeaderReader``.
 ///
 /// Members can be added and removed at any time from any thread; each call works on a snapshot
 /// and calls no member while holding a lock.
 ///
 /// The shared instance with the built-in coders, `CodersManager.shared`, comes with the
 /// `SwiftWebImage` module; `WebImageCore` knows no concrete coder.
-public final class CodersManager: ProgressiveImageCoder, AnimatedImageCoder {
+public final class CodersManager: ProgressiveImageCoder, AnimatedImageCoder, ImageHeaderReader {
     private let list: RegistrationList<any ImageCoder>
 
     /// A manager with `coders`, in registration order (the last one is asked first).
@@ -103,6 +105,25 @@ public final class CodersManager: ProgressiveImageCoder, AnimatedImageCoder {
             among: candidates,
             none: WebImageError(.unsupportedFormat, "No animated coder can decode \(data.count) bytes of \(ImageFormat.detect(data)) data")
         ) { try $0.makeAnimatedImageProvider(for: data, options: options) }
+    }
+
+    // MARK: ImageHeaderReader
+
+    /// The member that would decode `data` (the first that `canDecode` it), when it can read
+    /// headers; `nil` when that member is no ``ImageHeaderReader`` (callers then decode) or no
+    /// member takes the data.
+    public func headerReader(for data: Data) -> (any ImageHeaderReader)? {
+        list.byPriority.first { $0.canDecode(data) } as? any ImageHeaderReader
+    }
+
+    /// The properties of `data`, from ``headerReader(for:)``.
+    /// - Throws: ``WebImageError/Code/unsupportedFormat`` when the member that would decode the
+    ///   data cannot read headers (or there is none); the member's error otherwise.
+    public func readProperties(of data: Data) throws -> ImageProperties {
+        guard let reader = headerReader(for: data) else {
+            throw WebImageError(.unsupportedFormat, "No coder can read the headers of \(data.count) bytes of \(ImageFormat.detect(data)) data")
+        }
+        return try reader.readProperties(of: data)
     }
 
     /// Tries `work` on each candidate in turn; the first success wins, else the first error.

@@ -157,7 +157,9 @@ enum BMPDecoding {
             var metadata: ImageMetadata = .decoded
             let target = options.targetPixelSize(for: bitmap.size)
             if target != bitmap.size {
-                bitmap = try Thumbnail.resize(bitmap, to: target)
+                // Reduced first: a few bytes of RLE can claim tens of megapixels, whose direct
+                // Lanczos resample took seconds (a fuzz finding at the default limits).
+                bitmap = try BoxReduction.thumbnail(bitmap, to: target)
                 metadata.insert(.thumbnail)
             }
             if !complete { metadata.insert(.incremental) }

@@ -13,10 +13,53 @@ enum JPEGDecoding {
         min(500, max(100, byteCount / 256))
     }
 
-    /// The memory budget of one decode, in bytes: 4 bytes per pixel of `options.maxPixelCount`
-    /// (what the largest allowed RGBA bitmap needs; 200 MB with the default 50 MP).
+    /// The memory budget of one decode, in bytes: 10 bytes per pixel of `options.maxPixelCount`:
+    /// the largest allowed RGBA bitmap (4 bytes per pixel) plus the DCT coefficients of a
+    /// progressive file of that size with three full-resolution components (3 x 2 bytes per
+    /// pixel), so that any 4:4:4 or 4:2:0 colour photo within the pixel limit decodes.
     static func memoryBudget(_ options: ImageDecodeOptions) -> Int {
-        options.maxPixelCount.multipliedReportingOverflow(by: 4).overflow ? Int.max : options.maxPixelCount * 4
+        let (budget, overflow) = options.maxPixelCount.multipliedReportingOverflow(by: bytesPerAllowedPixel)
+        return overflow ? Int.max : budget
+    }
+
+    /// See ``memoryBudget(_:)``.
+    static let bytesPerAllowedPixel = 10
+
+    /// Passes over the whole image that any multi-scan file may make, whatever its size: more
+    /// than libjpeg's simple progression (about 5.3 passes for YCbCr: its AC scans cover one
+    /// component each).
+    static let freeImagePasses = 8
+
+    /// Blocks of scan work that each byte of data justifies beyond ``freeImagePasses``. A scan
+    /// visits every block of its components whatever its data holds (libjpeg walks them all,
+    /// even when the data has run out), so a small file declaring a large image can make each
+    /// of its scans a full pass: 32 blocks a byte keeps a file's scan work to about what
+    /// decoding its bytes would cost, while real files (well over a bit per block) never
+    /// come near it.
+    static let blocksPerByte = 32
+
+    /// Refuses a multi-scan file before libjpeg allocates anything for it: more scans than
+    /// ``maxScans(byteCount:)``, or scans that together visit more blocks than
+    /// ``freeImagePasses`` passes over the image plus ``blocksPerByte`` per byte of data.
+    /// - Throws: ``WebImageError/Code/imageTooLarge``.
+    static func checkScans(_ walk: JPEGMarkerWalk, byteCount: Int) throws {
+        guard walk.scans > 1 else { return }
+        let limit = maxScans(byteCount: byteCount)
+        guard walk.scans <= limit else {
+            throw WebImageError(
+                .imageTooLarge,
+                "JPEG data of \(byteCount) bytes is refused: the progressive JPEG has more than \(limit) scans (the limit for \(byteCount) bytes of data; it has \(walk.scans))"
+            )
+        }
+        let allowed = walk.imageBlocks.multipliedReportingOverflow(by: freeImagePasses).partialValue
+            &+ byteCount.multipliedReportingOverflow(by: blocksPerByte).partialValue
+        guard walk.blockVisits <= allowed else {
+            let passes = Double(walk.blockVisits) / Double(max(1, walk.imageBlocks))
+            throw WebImageError(
+                .imageTooLarge,
+                "JPEG data of \(byteCount) bytes is refused: its \(walk.scans) scans of a \(walk.width)x\(walk.height) image visit \(walk.blockVisits) blocks (\(String(format: "%.1f", passes)) passes over the image), more than its size justifies (\(allowed) blocks: \(freeImagePasses) passes plus \(blocksPerByte) per byte)"
+            )
+        }
     }
 
     /// What a decode produced.
@@ -108,7 +151,12 @@ enum JPEGDecoding {
         let isThumbnail = target != sourceSize
         let eighths = isThumbnail ? dctScale(from: sourceSize, to: target) : 8
 
+        // A multi-scan file (`progressive` is libjpeg's jpeg_has_multiple_scans): before libjpeg
+        // allocates the coefficient buffer and runs the scans (in start), on every path: full
+        // size, DCT-scaled thumbnail, and each pass of the incremental decoder. A single-scan
+        // file needs neither the walk nor the buffer.
         if info.progressive != 0 {
+            try checkScans(JPEGMarkerWalk.walk(raw, scans: true), byteCount: byteCount)
             try checkCoefficientBuffer(info, source: sourceSize, eighths: Int(eighths), options: options, byteCount: byteCount)
         }
 
@@ -174,7 +222,7 @@ enum JPEGDecoding {
         guard overflow || total > budget else { return }
         throw WebImageError(
             .imageTooLarge,
-            "progressive JPEG image of \(source) (\(byteCount) bytes of data) needs \(coefficientBytes) bytes of DCT coefficients plus \(outputBytes) bytes of pixels, over the budget of \(budget) bytes (4 x maxPixelCount \(options.maxPixelCount))"
+            "progressive JPEG image of \(source) (\(byteCount) bytes of data) needs \(coefficientBytes) bytes of DCT coefficients plus \(outputBytes) bytes of pixels, over the budget of \(budget) bytes (\(bytesPerAllowedPixel) x maxPixelCount \(options.maxPixelCount))"
         )
     }
 
