@@ -33,8 +33,8 @@ import SwiftWebImage
         #expect(big.status == 0, "\(big.stderr)")
         #expect(big.lines[0].hasPrefix(#"{"source":"1@2x.gif","format":"gif","width":400,"height":400,"frames":44,"loopCount":65535,"durations":[90,90,"#))
         #expect(big.lines[1].hasPrefix(#"{"source":"TestImageAnimated.apng","format":"png","width":320,"height":240,"frames":101,"loopCount":0,"durations":[30,30,"#))
-        #expect(big.lines[2] == #"{"source":"TestImageStatic.webp","format":"webp","width":550,"height":368,"frames":1,"loopCount":null,"durations":[0],"hasAlpha":false}"#)
-        #expect(big.lines[3] == #"{"source":"TestImageAnimated.webp","format":"webp","width":990,"height":1050,"frames":8,"loopCount":0,"durations":[100,100,100,100,100,100,100,100],"hasAlpha":true}"#)
+        #expect(big.lines[2] == #"{"source":"TestImageStatic.webp","format":"webp","width":550,"height":368,"frames":1,"loopCount":null,"durations":[0],"hasAlpha":false,"refused":null}"#)
+        #expect(big.lines[3] == #"{"source":"TestImageAnimated.webp","format":"webp","width":990,"height":1050,"frames":8,"loopCount":0,"durations":[100,100,100,100,100,100,100,100],"hasAlpha":true,"refused":null}"#)
     }
 
     @Test(.enabled(if: isPresent, "../shared/testdata/sdwebimage is absent: skipping SDWebImage's test images"))

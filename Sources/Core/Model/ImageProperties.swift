@@ -50,7 +50,8 @@ public struct ImageProperties: Hashable, Sendable {
     /// (frames x width x height of the source) have more than
     /// ``ImageDecodeOptions/maxTotalPixelCount``, or when there are more frames than
     /// ``ImageDecodeOptions/maxFrameCount``. A coder may still refuse for reasons of its own
-    /// (a JPEG's scans or coefficient memory), and a thumbnail decode counts smaller frames.
+    /// (a JPEG's scans or coefficient memory). A thumbnail decode is held to the same figures:
+    /// the limits count source pixels.
     public func decodeLimitError(options: ImageDecodeOptions = ImageDecodeOptions()) -> WebImageError? {
         let frames = options.firstFrameOnly ? 1 : frameCount
         guard let pixels = pixelSize.pixelCount, pixels <= options.maxPixelCount else {
