@@ -23,6 +23,9 @@ let package = Package(
                 .product(name: "RedisCache", package: "SwiftWebImage"),
                 .product(name: "SQLiteCache", package: "SwiftWebImage"),
                 .product(name: "PhotosLoader", package: "SwiftWebImage"),
+                .product(name: "AVIFCoder", package: "SwiftWebImage"),
+                .product(name: "HEIFCoder", package: "SwiftWebImage"),
+                .product(name: "JXLCoder", package: "SwiftWebImage"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),

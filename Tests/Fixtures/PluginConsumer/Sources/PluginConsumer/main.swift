@@ -9,6 +9,9 @@ let checks: [(product: String, run: @Sendable () async throws -> String)] = [
     ("RedisCache", RedisCheck.run),
     ("SQLiteCache", SQLiteCheck.run),
     ("PhotosLoader", PhotosCheck.run),
+    ("AVIFCoder", AVIFCheck.run),
+    ("HEIFCoder", HEIFCheck.run),
+    ("JXLCoder", JXLCheck.run),
 ]
 
 var failures = 0
