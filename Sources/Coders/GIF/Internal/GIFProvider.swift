@@ -12,7 +12,9 @@ import WebImageCore
 /// ``FrameDownsampler``, ``ScaledAnimationCanvas``), transparency and disposal applied at that
 /// scale, so no screen-size canvas or frame is ever allocated: memory grows with the thumbnail,
 /// not the source. Frame edges that fall inside a thumbnail pixel are approximated (see
-/// ``ScaledAnimationCanvas``). A full-size decode composites at full size, as before.
+/// ``ScaledAnimationCanvas``). A full-size decode composites at full size, each frame decoded a
+/// row at a time straight into the canvas (``AnimationCanvas/render(_:decodeRows:)``), so the
+/// canvas is the only screen-size buffer it makes.
 ///
 /// Thread-safety: the canvas sits in a `Locked` (Core's mutex); frames are rendered under it
 /// (only this provider's own code runs there), so concurrent callers take turns.
