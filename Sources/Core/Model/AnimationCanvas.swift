@@ -63,6 +63,53 @@ public struct AnimationCanvas: Sendable {
     ///   ``WebImageError/Code/badImageData`` if `decode` returns the wrong number of bytes, or
     ///   what `decode` throws.
     public mutating func render(_ target: Int, decode: (Int) throws -> [UInt8]) throws -> [UInt8] {
+        try renderFrames(upTo: target) { canvas, frameIndex, frame in
+            let source = try decode(frameIndex)
+            guard source.count == frame.width * frame.height * 4 else {
+                throw WebImageError(
+                    .badImageData,
+                    "frame \(frameIndex) of the animation decoded to \(source.count) bytes, not \(frame.width * frame.height * 4) (\(frame.width) x \(frame.height) RGBA8)"
+                )
+            }
+            canvas.draw(source, frame)
+        }
+    }
+
+    /// Renders frame `target` as ``render(_:decode:)`` does, with each frame's pixels handed
+    /// over a row at a time and blended straight into the canvas, so no frame-size buffer is
+    /// made besides the canvas itself (what a decoder that produces rows in order needs).
+    ///
+    /// - Parameter decodeRows: Decodes frame `i` by calling `draw(row, pixels)` for rows of its
+    ///   rectangle (`row` in `0..<frames[i].height`, any order, each at most once): `pixels` is
+    ///   RGBA8, straight alpha, the row's leftmost pixels (at most `frames[i].width` of them).
+    ///   Pixels and rows it does not draw count as transparent black, as missing bytes would.
+    ///   Other `row` values and bytes past the rectangle are ignored.
+    /// - Throws: ``WebImageError/Code/invalidArgument`` if `target` is not a frame index, or
+    ///   what `decodeRows` throws.
+    public mutating func render(
+        _ target: Int,
+        decodeRows: (_ frame: Int, _ draw: (_ row: Int, _ pixels: UnsafeBufferPointer<UInt8>) -> Void) throws -> Void
+    ) throws -> [UInt8] {
+        try renderFrames(upTo: target) { canvas, frameIndex, frame in
+            if frame.blend == .source { canvas.clear(frame) }
+            let canvasWidth = canvas.width
+            try canvas.pixels.withUnsafeMutableBufferPointer { canvas in
+                try decodeRows(frameIndex) { row, source in
+                    guard row >= 0, row < frame.height, source.count >= 4 else { return }
+                    let count = min(source.count / 4, frame.width)
+                    let to = canvas.baseAddress! + ((frame.y + row) * canvasWidth + frame.x) * 4
+                    Self.blend(source.baseAddress!, into: to, count: count, frame.blend)
+                }
+            }
+        }
+    }
+
+    /// Brings the canvas to frame `target` (see ``render(_:decode:)``), calling `drawFrame` to
+    /// draw each frame from the starting point to `target` after disposing of the one before.
+    private mutating func renderFrames(
+        upTo target: Int,
+        _ drawFrame: (inout AnimationCanvas, Int, AnimationFrameLayout) throws -> Void
+    ) throws -> [UInt8] {
         guard target >= 0, target < frames.count else {
             throw WebImageError(.invalidArgument, "frame index \(target) is outside 0..<\(frames.count) of the animation canvas")
         }
@@ -83,14 +130,7 @@ public struct AnimationCanvas: Sendable {
                 if index >= 0 { dispose(frames[index]) }
                 let frame = frames[frameIndex]
                 saved = frame.disposal == .previous ? copyRectangle(of: frame) : nil
-                let source = try decode(frameIndex)
-                guard source.count == frame.width * frame.height * 4 else {
-                    throw WebImageError(
-                        .badImageData,
-                        "frame \(frameIndex) of the animation decoded to \(source.count) bytes, not \(frame.width * frame.height * 4) (\(frame.width) x \(frame.height) RGBA8)"
-                    )
-                }
-                draw(source, frame)
+                try drawFrame(&self, frameIndex, frame)
                 index = frameIndex
             }
         } catch {
@@ -128,12 +168,7 @@ extension AnimationCanvas {
         case .none:
             return
         case .background:
-            pixels.withUnsafeMutableBufferPointer { canvas in
-                for row in 0..<frame.height {
-                    let to = ((frame.y + row) * canvasWidth + frame.x) * 4
-                    (canvas.baseAddress! + to).update(repeating: 0, count: rowBytes)
-                }
-            }
+            clear(frame)
         case .previous:
             guard let saved else { return }
             pixels.withUnsafeMutableBufferPointer { canvas in
@@ -157,21 +192,39 @@ extension AnimationCanvas {
             source.withUnsafeBufferPointer { own in
                 for row in 0..<frame.height {
                     let to = canvas.baseAddress! + ((frame.y + row) * canvasWidth + frame.x) * 4
-                    let from = own.baseAddress! + row * rowBytes
-                    switch frame.blend {
-                    case .source:
-                        to.update(from: from, count: rowBytes)
-                    case .over:
-                        for x in 0..<frame.width {
-                            let p = x * 4
-                            let alpha = Int(from[p + 3])
-                            if alpha == 255 {
-                                to[p] = from[p]; to[p + 1] = from[p + 1]; to[p + 2] = from[p + 2]; to[p + 3] = 255
-                            } else if alpha != 0 {
-                                Self.over(from + p, to + p, alpha)
-                            }
-                        }
-                    }
+                    Self.blend(own.baseAddress! + row * rowBytes, into: to, count: frame.width, frame.blend)
+                }
+            }
+        }
+    }
+
+    /// Sets `frame`'s rectangle to transparent black.
+    private mutating func clear(_ frame: AnimationFrameLayout) {
+        let rowBytes = frame.width * 4
+        let canvasWidth = width
+        guard rowBytes > 0 else { return }
+        pixels.withUnsafeMutableBufferPointer { canvas in
+            for row in 0..<frame.height {
+                let to = ((frame.y + row) * canvasWidth + frame.x) * 4
+                (canvas.baseAddress! + to).update(repeating: 0, count: rowBytes)
+            }
+        }
+    }
+
+    /// Blends `count` RGBA8 pixels from `from` onto the canvas at `to` as `blend` says.
+    @inline(__always)
+    private static func blend(_ from: UnsafePointer<UInt8>, into to: UnsafeMutablePointer<UInt8>, count: Int, _ blend: AnimationFrameLayout.Blend) {
+        switch blend {
+        case .source:
+            to.update(from: from, count: count * 4)
+        case .over:
+            for x in 0..<count {
+                let p = x * 4
+                let alpha = Int(from[p + 3])
+                if alpha == 255 {
+                    to[p] = from[p]; to[p + 1] = from[p + 1]; to[p + 2] = from[p + 2]; to[p + 3] = 255
+                } else if alpha != 0 {
+                    over(from + p, to + p, alpha)
                 }
             }
         }

@@ -12,7 +12,9 @@ import WebImageCore
 /// ``FrameDownsampler``, ``ScaledAnimationCanvas``), transparency and disposal applied at that
 /// scale, so no screen-size canvas or frame is ever allocated: memory grows with the thumbnail,
 /// not the source. Frame edges that fall inside a thumbnail pixel are approximated (see
-/// ``ScaledAnimationCanvas``). A full-size decode composites at full size, as before.
+/// ``ScaledAnimationCanvas``). A full-size decode composites at full size, each frame decoded a
+/// row at a time straight into the canvas (``AnimationCanvas/render(_:decodeRows:)``), so the
+/// canvas is the only screen-size buffer it makes.
 ///
 /// Thread-safety: the canvas sits in a `Locked` (Core's mutex); frames are rendered under it
 /// (only this provider's own code runs there), so concurrent callers take turns.
@@ -105,7 +107,7 @@ final class GIFProvider: AnimatedImageProvider {
         } else {
             pixels = canvas!.withLock { canvas in
                 // Decoding a GIF frame never throws: missing or corrupt data leaves pixels transparent.
-                (try? canvas.render(index) { frameIndex in self.decodeFrame(frameIndex) }) ?? canvas.pixels
+                (try? canvas.render(index) { frameIndex, draw in self.decodeFrame(frameIndex, drawing: draw) }) ?? canvas.pixels
             }
         }
         return try Bitmap(width: pixelSize.width, height: pixelSize.height, bytes: pixels, hasAlpha: hasAlpha)
@@ -153,43 +155,37 @@ final class GIFProvider: AnimatedImageProvider {
         return sampler
     }
 
-    /// The RGBA8 pixels of frame `index`'s clipped region; pixels whose data is missing and
-    /// transparent-index pixels are (0, 0, 0, 0).
-    private func decodeFrame(_ index: Int) -> [UInt8] {
+    /// Frame `index`'s clipped region handed to `draw` a row at a time (its index in the region
+    /// and its RGBA8 pixels), decoded a row at a time: only one row of indices and one of colors
+    /// are held, never the frame. Rows and pixels whose data is missing are not drawn, and
+    /// transparent-index pixels are (0, 0, 0, 0): both leave the canvas as it is.
+    private func decodeFrame(_ index: Int, drawing draw: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
         let frame = frames[index]
         let layout = layouts[index]
-        guard layout.width > 0, layout.height > 0 else { return [] }
-        let compressed = compressedData(of: frame)
-        let total = frame.width * frame.height
-        var indices = [UInt8](repeating: 0, count: total)
-        let decoded = compressed.withUnsafeBufferPointer { input in
-            indices.withUnsafeMutableBufferPointer { output in
-                LZWDecoder.decode(input, minimumCodeSize: frame.minimumCodeSize, into: output)
-            }
-        }
+        guard layout.width > 0, layout.height > 0 else { return }
+        let stream = LZWStream(input: compressedData(of: frame), minimumCodeSize: frame.minimumCodeSize, total: frame.width * frame.height)
         let offsetX = layout.x - frame.x, offsetY = layout.y - frame.y
-        let regionWidth = layout.width
-        var output = [UInt8](repeating: 0, count: layout.width * layout.height * 4)
-        indices.withUnsafeBufferPointer { indices in
-            frame.palette.withUnsafeBufferPointer { palette in
-                output.withUnsafeMutableBytes { out in
+        var indices = [UInt8](repeating: 0, count: frame.width)
+        var colors = [UInt8](repeating: 0, count: layout.width * 4)
+        frame.palette.withUnsafeBufferPointer { palette in
+            indices.withUnsafeMutableBufferPointer { indices in
+                colors.withUnsafeMutableBytes { colors in
                     for row in 0..<frame.height {
-                        guard row * frame.width < decoded else { break }
+                        let decoded = stream.read(into: indices)
                         let y = frame.interlaced ? Self.interlacedRow(row, height: frame.height) : row
                         let regionY = y - offsetY
-                        guard regionY >= 0, regionY < layout.height else { continue }
-                        let available = min(regionWidth, decoded - row * frame.width - offsetX)
-                        guard available > 0 else { continue }
-                        let source = row * frame.width + offsetX
-                        let target = regionY * regionWidth * 4
-                        for x in 0..<available {
-                            out.storeBytes(of: palette[Int(indices[source + x])], toByteOffset: target + x * 4, as: UInt32.self)
+                        let available = min(layout.width, decoded - offsetX)
+                        if regionY >= 0, regionY < layout.height, available > 0 {
+                            for x in 0..<available {
+                                colors.storeBytes(of: palette[Int(indices[offsetX + x])], toByteOffset: x * 4, as: UInt32.self)
+                            }
+                            draw(regionY, UnsafeBufferPointer(start: colors.baseAddress!.assumingMemoryBound(to: UInt8.self), count: available * 4))
                         }
+                        if decoded < frame.width { break }
                     }
                 }
             }
         }
-        return output
     }
 
     /// The image row that the `row`-th stored row of an interlaced image is (passes every 8th

@@ -280,6 +280,19 @@ enum PNGEncoding {
                     for i in 0..<count { o[i] = r[i]; sum += cost(r[i]) }
                     sums[0] = sum
                 }
+                // Shortcuts with the same choice as trying all five: a sum of 0 is the least
+                // possible and ties go to the lower filter, so an all-zero row takes None; a row
+                // equal to the one above takes Up (all zeros), because Sub could only sum to 0
+                // if the row were all zero.
+                if sums[0] == 0 { return }
+                if memcmp(r, u, count) == 0 {
+                    candidates[2].withUnsafeMutableBufferPointer { out in
+                        out[0] = 2
+                        (out.baseAddress! + 1).update(repeating: 0, count: count)
+                    }
+                    sums[1] = 1; sums[2] = 0; sums[3] = 1; sums[4] = 1
+                    return
+                }
                 candidates[1].withUnsafeMutableBufferPointer { out in
                     let o = out.baseAddress! + 1
                     out[0] = 1
