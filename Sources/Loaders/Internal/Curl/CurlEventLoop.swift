@@ -23,7 +23,8 @@ final class CurlEventLoop: @unchecked Sendable {
     }
 
     private let multi: UnsafeMutableRawPointer
-    private let commands = Locked<[Command]>([])
+    /// Commands for the loop thread; `nil` once the loop has stopped (the multi handle is gone).
+    private let commands = Locked<[Command]?>([])
     /// The exchanges on the multi handle, by easy handle. Loop thread only.
     private var exchanges: [UnsafeMutableRawPointer: CurlExchange] = [:]
 
@@ -62,9 +63,15 @@ final class CurlEventLoop: @unchecked Sendable {
         post(.stop)
     }
 
+    /// Queues a command and wakes the loop, under the lock that the loop's end takes too, so
+    /// that no wake-up reaches a cleaned-up multi handle. After the stop, a cancel has
+    /// nothing left to cancel and is dropped.
     private func post(_ command: Command) {
-        commands.withLock { $0.append(command) }
-        curl_multi_wakeup(multi)
+        commands.withLock { commands in
+            guard commands != nil else { return }
+            commands?.append(command)
+            curl_multi_wakeup(multi)
+        }
     }
 
     // MARK: Loop thread
@@ -73,8 +80,8 @@ final class CurlEventLoop: @unchecked Sendable {
         var stopping = false
         while !stopping {
             let pending = commands.withLock { commands -> [Command] in
-                defer { commands.removeAll(keepingCapacity: true) }
-                return commands
+                defer { commands?.removeAll(keepingCapacity: true) }
+                return commands ?? []
             }
             for command in pending {
                 switch command {
@@ -91,11 +98,19 @@ final class CurlEventLoop: @unchecked Sendable {
             curl_multi_perform(multi, &running)
             readFinished()
             let wait = enforceDeadlines()
-            if commands.withLock({ !$0.isEmpty }) { continue }
+            if commands.withLock({ $0?.isEmpty == false }) { continue }
             curl_multi_poll(multi, nil, 0, Int32(wait), nil)
         }
         for handle in Array(exchanges.keys) { finish(handle, .cancelled) }
-        curl_multi_cleanup(multi)
+        let late = commands.withLock { commands -> [Command] in
+            defer {
+                commands = nil
+                curl_multi_cleanup(multi)
+            }
+            return commands ?? []
+        }
+        // Exchanges started after the stop (a redirect's next hop) end as cancelled.
+        for case .start(let exchange) in late { exchange.complete(.cancelled) }
     }
 
     private func add(_ exchange: CurlExchange) {

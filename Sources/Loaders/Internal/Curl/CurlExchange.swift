@@ -125,7 +125,10 @@ final class CurlExchange: @unchecked Sendable {
         let connectMilliseconds = max(1, request.idleTimeout.components.seconds * 1000 + request.idleTimeout.components.attoseconds / 1_000_000_000_000_000)
         check(wi_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(connectMilliseconds)), "connect timeout")
         check(wi_curl_set_long(handle, CURLOPT_HTTP_VERSION, request.prefersHTTP2 ? Int(CURL_HTTP_VERSION_2TLS) : Int(CURL_HTTP_VERSION_1_1)), "HTTP version")
-        check(wi_curl_set_long(handle, CURLOPT_PIPEWAIT, 1), "pipe wait")
+        // Wait for a connection that may multiplex (HTTP/2) rather than open another, on https
+        // only: over http, waiting would hold every download behind the first one's response.
+        let secure = request.url.scheme?.lowercased() == "https"
+        check(wi_curl_set_long(handle, CURLOPT_PIPEWAIT, secure && request.prefersHTTP2 ? 1 : 0), "pipe wait")
         check(wi_curl_set_long(handle, CURLOPT_SSL_VERIFYPEER, request.verifiesPeer ? 1 : 0), "verify peer")
         check(wi_curl_set_long(handle, CURLOPT_SSL_VERIFYHOST, request.verifiesPeer ? 2 : 0), "verify host")
         if let caFile = request.caFile { check(wi_curl_set_string(handle, CURLOPT_CAINFO, caFile), "CA file") }
