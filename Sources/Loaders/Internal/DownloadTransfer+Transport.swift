@@ -153,7 +153,10 @@ extension DownloadTransfer: CurlExchangeOwner {
         let next = state.withLock { state -> Next in
             guard state.failure == nil, !state.isClosed || !state.requesters.isEmpty else { return .stop }
             guard state.data.count + bytes.count <= limit else { return .tooLarge(state.data.count + bytes.count) }
-            state.data.append(contentsOf: bytes)
+            // One memcpy (the generic Sequence append goes byte by byte).
+            if let base = bytes.baseAddress, !bytes.isEmpty {
+                state.data.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+            }
             let received = Int64(state.data.count)
             var report = true
             if interval > 0, let expected = state.expectedBytes, expected > 0 {
