@@ -63,7 +63,9 @@ let package = Package(
         // The setjmp-based error exit of libjpeg and its warnings, kept on the C side.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Sources/CJPEGShim", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "WebImageCaches", dependencies: ["WebImageCore"], path: "Sources/Caches", swiftSettings: strictSettings),
-        .target(name: "WebImageLoaders", dependencies: ["WebImageCore"], path: "Sources/Loaders", swiftSettings: strictSettings),
+        .target(name: "WebImageLoaders", dependencies: ["WebImageCore", "CCurl"], path: "Sources/Loaders", swiftSettings: strictSettings),
+        // libcurl, the Downloader's transport (multi interface, one event-loop thread).
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
         .target(name: "WebImageTransformers", dependencies: ["WebImageCore"], path: "Sources/Transformers", swiftSettings: strictSettings),
         .target(
             name: "SwiftWebImage",

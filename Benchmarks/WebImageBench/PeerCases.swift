@@ -12,7 +12,7 @@ struct PeerCases {
         let extra: [String: Double]
     }
 
-    static let names = ["memory-cache-get", "disk-cache-read", "disk-cache-write", "download", "manager-memory-hit", "manager-disk-hit"]
+    static let names = ["memory-cache-get", "disk-cache-read", "disk-cache-write", "download", "download-small", "manager-memory-hit", "manager-disk-hit"]
 
     func run(_ name: String) async throws -> Result {
         switch name {
@@ -20,6 +20,7 @@ struct PeerCases {
         case "disk-cache-read": return try diskCacheRead()
         case "disk-cache-write": return try diskCacheWrite()
         case "download": return try await DownloadCase(runner: runner).run()
+        case "download-small": return try await DownloadSmallCase(runner: runner).run()
         case "manager-memory-hit": return try await managerHit(fromDisk: false)
         case "manager-disk-hit": return try await managerHit(fromDisk: true)
         default: throw WebImageError(.invalidArgument, "unknown case \(name)")

@@ -5,7 +5,7 @@ extension Downloader {
     }
 
     /// Calls `observer` with every ``DownloadEvent`` of this downloader, on the thread that
-    /// produced it (URLSession's delegate queue, or the requesting task for `queued`), with no
+    /// produced it (the downloader's libcurl thread, or the requesting task for `queued`), with no
     /// lock held. Keep it short.
     /// - Returns: The token that removes the observer.
     @discardableResult

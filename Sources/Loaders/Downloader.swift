@@ -5,7 +5,7 @@ public import FoundationNetworking
 public import WebImageCore
 import Synchronization
 
-/// The HTTP(S) image loader on URLSession (SDWebImage's `SDWebImageDownloader`).
+/// The HTTP(S) image loader on libcurl (SDWebImage's `SDWebImageDownloader`).
 ///
 /// ```swift
 /// let downloader = Downloader(coder: CodersManager.shared)
@@ -41,22 +41,25 @@ import Synchronization
 ///   limit; `avoidDecodeImage` returns the data only.
 ///
 /// Thread-safety: every method may be called from any thread. Progress handlers, event
-/// observers and modifiers run on URLSession's delegate queue or a decoding task, never under
-/// a lock of the downloader. The downloader owns its `URLSession`, invalidated on deinit.
+/// observers and modifiers run on the downloader's libcurl thread or a decoding task, never
+/// under a lock of the downloader: keep them short.
 ///
-/// Linux notes (swift-corelibs-foundation 6.3, verified by this module's tests): the delegate
-/// API delivers chunks, responses, redirects and Basic-auth challenges. It ignores the response
-/// disposition (a refused response is cancelled through its task instead); counts the timeout
-/// in whole seconds (rounded up here); never stores responses of delegate-based tasks in a
-/// `URLCache` (the downloader keeps its own, see ``DownloaderConfiguration/urlCache``); ignores
-/// `URLRequest.httpShouldHandleCookies` (the downloader sends and stores cookies itself);
-/// enforces its own connections-per-host limit (lifted here: the scheduler is the limit);
-/// hangs on `.performDefaultHandling` for an authentication challenge and stops on Digest
-/// credentials (the downloader answers Basic only, else refuses: the 401 is the error); and
-/// crashes when a task is cancelled during a pending redirect callback (cancels are ordered on
-/// the delegate queue until the final response). Throughput is URLSession's: on a 2-core
-/// machine, 200 loopback downloads of 1 MB, 6 at a time, take about 0.4 s and 1.8 ms of CPU
-/// per MB, the same as bare `URLSession.data(from:)`, against curl's 0.1-0.2 s.
+/// Transport: libcurl's multi interface (the system libcurl, 7.88 on Debian 12), driven by one
+/// event-loop thread per downloader that runs every transfer; bodies stream through libcurl's
+/// write callback into the download's buffer, counted against
+/// ``DownloaderConfiguration/maximumResponseSize`` as they arrive. Redirects are followed by
+/// the downloader, one request per hop, each `Location` checked before it is requested
+/// (http(s) only, no https -> http unless allowed, no credentials to another origin). TLS is
+/// verified (unless `allowInvalidSSLCertificates`), https offers HTTP/2, connections are
+/// reused, proxies come from the environment (`http_proxy`, `https_proxy`, `no_proxy`, as curl
+/// reads them), and nothing is written to disk (no URL cache, cookies in memory).
+///
+/// Decision: the URLSession transport is gone. On Linux, swift-corelibs-foundation's
+/// URLSession runs on libcurl too, but it buffered refused bodies (gigabytes for a 2 GiB
+/// body refused at its headers), inflated gzip bodies before any limit, rewrote `file:`
+/// redirects into http requests, made a URL cache and cookie files on disk, had no total
+/// deadline, and spent 4-6x curl's CPU per megabyte in its thread hand-offs. Foundation's
+/// value types (`URLRequest`, `HTTPURLResponse`, `URLCredential`, `URLCache`) stay in the API.
 public final class Downloader: ImageLoader {
     /// The configuration the downloader was made with.
     public let configuration: DownloaderConfiguration
@@ -64,51 +67,50 @@ public final class Downloader: ImageLoader {
     /// (the umbrella module passes `CodersManager.shared`).
     public let coder: any ImageCoder
 
-    private let session: URLSession
     private let environment: DownloadEnvironment
-    /// The session configuration's cookie storage, used for `handleCookies` requests.
-    private let cookieStorage: HTTPCookieStorage?
     private let headers: Locked<[String: String]>
     private let nextRequesterID = Atomic<UInt64>(0)
 
     /// A downloader.
     /// - Parameters:
     ///   - configuration: The settings (default: SDWebImage's defaults).
-    ///   - sessionConfiguration: The base of the URLSession's configuration (default `.default`).
-    ///     It is copied. Its cookie storage (the shared one for `.default`; pass `.ephemeral`
-    ///     for private cookies) serves `handleCookies` requests only: the downloader sends and
-    ///     stores cookies itself, per request, because swift-corelibs-foundation ignores
-    ///     `URLRequest.httpShouldHandleCookies`. The session's URL cache is turned off, its
-    ///     timeout follows the configuration, and its connections per host are not limited
-    ///     (the downloader's scheduler is the limit).
     ///   - coder: Decodes the downloaded data when the context gives no coder.
-    public init(configuration: DownloaderConfiguration = DownloaderConfiguration(), sessionConfiguration: URLSessionConfiguration = .default, coder: any ImageCoder) {
+    ///
+    /// Cookies of `handleCookies` requests live in memory, for the life of the downloader.
+    public convenience init(configuration: DownloaderConfiguration = DownloaderConfiguration(), coder: any ImageCoder) {
+        self.init(configuration: configuration, sessionConfiguration: nil, coder: coder)
+    }
+
+    /// A downloader whose `handleCookies` requests use the cookie storage of a URLSession
+    /// configuration.
+    /// - Parameters:
+    ///   - configuration: The settings.
+    ///   - sessionConfiguration: Only its `httpCookieStorage` is used (there is no URLSession:
+    ///     the transport is libcurl), for `handleCookies` requests; `nil`, or a configuration
+    ///     without a storage, keeps cookies in memory. (Making `URLSessionConfiguration.default`
+    ///     or `.ephemeral` creates a URL cache directory under `~/.cache`, and the shared cookie
+    ///     storage writes under `~/.local/share`: pass one only if that is wanted.)
+    ///   - coder: Decodes the downloaded data when the context gives no coder.
+    public init(configuration: DownloaderConfiguration = DownloaderConfiguration(), sessionConfiguration: URLSessionConfiguration?, coder: any ImageCoder) {
         self.configuration = configuration
         self.coder = coder
         headers = Locked(configuration.httpHeaders)
-        let delegate = SessionDelegate()
-        let queue = OperationQueue()
-        queue.name = "SwiftWebImage.Downloader.delegate"
-        queue.maxConcurrentOperationCount = 1
-        let sessionConfiguration = (sessionConfiguration.copy() as? URLSessionConfiguration) ?? .default
-        cookieStorage = sessionConfiguration.httpCookieStorage
-        // The downloader handles cookies per request (see DownloadTransfer.storeCookies).
-        sessionConfiguration.httpCookieStorage = nil
-        sessionConfiguration.httpShouldSetCookies = false
-        sessionConfiguration.httpCookieAcceptPolicy = .never
-        sessionConfiguration.urlCache = nil
-        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        sessionConfiguration.timeoutIntervalForRequest = max(1, configuration.downloadTimeout.rounded(.up))
-        // The scheduler is the limit. swift-corelibs-foundation enforces this one too (6 by
-        // default), which would silently cap a later raise of maxConcurrentDownloads.
-        sessionConfiguration.httpMaximumConnectionsPerHost = 1 << 16
-        session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: queue)
-        let scheduler = TransferScheduler(maxConcurrent: configuration.maxConcurrentDownloads, order: configuration.executionOrder, session: session, delegate: delegate)
-        environment = DownloadEnvironment(configuration: configuration, coder: coder, table: TransferTable(), scheduler: scheduler, events: EventHub(), delegateQueue: queue)
+        let loop = CurlEventLoop(maximumConnectionsPerHost: configuration.maximumConnectionsPerHost)
+        let scheduler = TransferScheduler(maxConcurrent: configuration.maxConcurrentDownloads, order: configuration.executionOrder)
+        environment = DownloadEnvironment(
+            configuration: configuration,
+            coder: coder,
+            table: TransferTable(),
+            scheduler: scheduler,
+            events: EventHub(),
+            loop: loop,
+            responses: ResponseStore(cache: configuration.urlCache, capacity: configuration.revalidationCacheCapacity),
+            cookies: CookieStore(storage: sessionConfiguration?.httpCookieStorage)
+        )
     }
 
     deinit {
-        session.invalidateAndCancel()
+        environment.loop.stop()
     }
 
     // MARK: Settings that can change
@@ -174,7 +176,7 @@ public final class Downloader: ImageLoader {
 
     // MARK: ImageLoader
 
-    /// `true` for http and https URLs.
+    /// `true` for http and https URLs (the scheme in any case: `HTTP://` too).
     public func canRequestImage(for url: URL) -> Bool {
         guard let scheme = url.scheme?.lowercased() else { return false }
         return scheme == "http" || scheme == "https"
@@ -309,16 +311,14 @@ public final class Downloader: ImageLoader {
     private func makeSettings(for url: URL, options: WebImageOptions, context: WebImageContext) throws -> DownloadTransfer.Settings {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: environment.timeoutSeconds)
         for (field, value) in httpHeaders { request.setValue(value, forHTTPHeaderField: field) }
-        let cookies = options.contains(.handleCookies) ? cookieStorage : nil
+        let cookies = options.contains(.handleCookies) ? environment.cookies : nil
         request.httpShouldHandleCookies = cookies != nil
-        if let cookies {
-            for (field, value) in HTTPCookie.requestHeaderFields(with: cookies.cookies(for: url) ?? []) {
-                request.setValue(value, forHTTPHeaderField: field)
-            }
+        if let header = cookies?.header(for: url) {
+            request.setValue(header, forHTTPHeaderField: "Cookie")
         }
-        let refreshes = options.contains(.refreshCached) && configuration.urlCache != nil
+        let refreshes = options.contains(.refreshCached) && environment.responses != nil
         var cached: CachedURLResponse?
-        if refreshes, let stored = configuration.urlCache?.cachedResponse(for: URLRequest(url: url)),
+        if refreshes, let stored = environment.responses?.response(for: url),
            let response = stored.response as? HTTPURLResponse {
             cached = stored
             if let tag = response.value(forHTTPHeaderField: "ETag") {
@@ -342,7 +342,8 @@ public final class Downloader: ImageLoader {
             decryptor: context.downloadDecryptor ?? configuration.decryptor,
             refreshesCache: refreshes,
             cachedResponse: cached,
-            cookieStorage: cookies
+            cookies: cookies,
+            verifiesCertificates: !options.contains(.allowInvalidSSLCertificates)
         )
     }
 

@@ -25,9 +25,12 @@ public struct DownloaderConfiguration: Sendable {
     /// Seconds without any data after which a download fails with a timeout (default 15).
     ///
     /// It is an idle timeout, as on Apple platforms: a slow download that keeps receiving
-    /// data does not time out. swift-corelibs-foundation counts it in whole seconds (it
-    /// truncates 1.5 to 1), so the downloader rounds a fraction UP to the next whole second.
+    /// data does not time out (see ``totalTimeout`` for that). It is counted in whole seconds,
+    /// a fraction rounded UP (as the URLSession transport did), and also bounds connecting.
     public var downloadTimeout: TimeInterval = 15
+    /// Seconds after which a download fails with a timeout however it is going, redirects
+    /// included (default `nil`: none). A body sent at one byte per second ends here.
+    public var totalTimeout: TimeInterval?
     /// The smallest change of the downloaded fraction (0...1) between two progress events of
     /// one download (default 0: every chunk). The first and the last event are always sent;
     /// with an unknown expected size every chunk is reported.
@@ -50,14 +53,49 @@ public struct DownloaderConfiguration: Sendable {
     /// refused when a set is given.
     public var acceptableContentTypes: Set<String>?
     /// The largest response body, in bytes, the downloader accepts (default 100 MiB). A response
-    /// that declares more is cancelled when its headers arrive; one that sends more without
-    /// declaring it is cancelled when it crosses the limit. Nothing is buffered beyond it.
+    /// that declares more is refused when its headers arrive (`CURLOPT_MAXFILESIZE_LARGE`); one
+    /// that sends more without declaring it (chunked, or delimited by the connection's end) is
+    /// cut when it crosses the limit, counted as the bytes arrive. Decoded bytes count when
+    /// ``acceptedContentEncodings`` is set. Nothing is buffered beyond it.
     /// (SDWebImage has no limit: ours is the "no unbounded buffering" rule.)
     public var maximumResponseSize = 100 * 1024 * 1024
     /// The most HTTP redirects one download follows (default 16). More, or a redirect to a
-    /// scheme other than http(s), fails the download with
-    /// ``WebImageError/Code/invalidDownloadResponse``.
+    /// scheme other than http(s) (checked on each `Location` before it is requested), fails
+    /// the download with ``WebImageError/Code/invalidDownloadResponse``.
+    ///
+    /// On a redirect to another origin (scheme, host or port), the credential and the
+    /// `Authorization`, `Proxy-Authorization` and `Cookie` fields (the request modifier's
+    /// included) are not sent; the cookie store adds the new host's own cookies.
     public var maximumRedirects = 16
+    /// Whether a redirect from https to http is followed (default `false`: the download fails).
+    public var allowsHTTPSDowngrade = false
+    /// The content codings the downloader asks for and decodes (default empty: it sends
+    /// `Accept-Encoding: identity` and keeps the body as sent). The decoded bytes count against
+    /// ``maximumResponseSize``, so a compression bomb stops at the limit.
+    public var acceptedContentEncodings: [ContentEncoding] = []
+    /// Whether connections to loopback, private (RFC 1918, fc00::/7), link-local, shared
+    /// (CGNAT 100.64/10), multicast, unspecified and other non-public addresses are refused
+    /// (default `false`; a server that downloads URLs its clients give turns it on against
+    /// server-side request forgery). It checks the address being connected to, after DNS, so
+    /// a name resolving to an inner address is refused too. With a proxy, the proxy's
+    /// address is the one checked.
+    public var refusesNonPublicAddresses = false
+    /// A PEM file of CA certificates to verify servers with, instead of the system's
+    /// (default `nil`: libcurl's default bundle).
+    public var caCertificateFile: String?
+    /// A directory of hashed CA certificates (`openssl rehash`) to verify servers with
+    /// (default `nil`).
+    public var caCertificateDirectory: String?
+    /// The most connections to one host at once, across downloads (default 0: no limit but
+    /// ``maxConcurrentDownloads``). HTTP/2 downloads to one host share one connection.
+    public var maximumConnectionsPerHost = 0
+    /// Whether https downloads offer HTTP/2 (ALPN) and multiplex on one connection when the
+    /// server accepts (default `true`); http downloads use HTTP/1.1.
+    public var usesHTTP2 = true
+    /// Fixed name resolutions, in curl's `--resolve` form `HOST:PORT:ADDRESS[,ADDRESS]...`
+    /// (default empty), for example `["images.example:443:127.0.0.1"]` to test against a local
+    /// server under a public name.
+    public var resolveOverrides: [String] = []
     /// The HTTP header fields sent with every request (default ``defaultHTTPHeaders``).
     public var httpHeaders: [String: String] = DownloaderConfiguration.defaultHTTPHeaders
     /// Rewrites or vetoes every request; a request's context
@@ -69,16 +107,30 @@ public struct DownloaderConfiguration: Sendable {
     /// Transforms every downloaded body before decoding; the context's
     /// (``WebImageContext/downloadDecryptor``) wins over it (default `nil`).
     public var decryptor: (any Decryptor)?
-    /// The HTTP cache used ONLY by `refreshCached` requests (default: a private 16 MiB in-memory
-    /// cache; `nil` turns revalidation off).
+    /// A `URLCache` used ONLY by `refreshCached` requests (default `nil`: the downloader's own
+    /// in-memory store of ``revalidationCacheCapacity`` bytes).
     ///
     /// Other requests bypass it entirely: the image caches already hold what was downloaded,
     /// so the bytes are not cached twice. A `refreshCached` request sends `If-None-Match` /
     /// `If-Modified-Since` from the stored response; a 304, or a body identical to the stored
     /// one, ends the request with ``WebImageError/Code/cacheNotModified``; a new body is stored.
-    /// (The downloader does this itself: swift-corelibs-foundation never stores responses of
-    /// delegate-based tasks in a `URLCache`, verified on 6.3.)
-    public var urlCache: URLCache? = URLCache(memoryCapacity: 16 * 1024 * 1024, diskCapacity: 0, diskPath: nil)
+    ///
+    /// Decision: the default is not a `URLCache`, because swift-corelibs-foundation's
+    /// `URLCache` creates a directory under `~/.cache` even with a disk capacity of 0.
+    public var urlCache: URLCache?
+    /// The capacity in bytes of the downloader's in-memory store for `refreshCached`
+    /// revalidation, used when ``urlCache`` is `nil` (default 16 MiB; 0 turns revalidation off).
+    public var revalidationCacheCapacity = 16 * 1024 * 1024
+
+    /// A content coding the downloader can ask for and decode (libcurl's decoders).
+    public enum ContentEncoding: String, Sendable, Equatable, CaseIterable {
+        /// `gzip`.
+        case gzip
+        /// `deflate` (zlib).
+        case deflate
+        /// `br` (Brotli).
+        case brotli = "br"
+    }
 
     /// The default configuration.
     public init() {}

@@ -130,13 +130,15 @@ struct DownloaderValidationTests {
         await server.waitForClientDisconnects(on: "/stream")
     }
 
-    @Test func stalledServerTimesOutWithinTheTimeoutPlusOneSecond() async throws {
+    @Test func stalledServerTimesOutSoonAfterTheTimeout() async throws {
         defer { server.stop() }
         server.route("/stalled", .stalled(sendHeaders: false))
         let (downloader, _) = Fixtures.downloader { $0.downloadTimeout = 1 }
         let url = server.url(for: "/stalled")
-        // Timed from the transfer's own events (sent from URLSession's and the watchdog's
-        // threads), so a busy cooperative thread pool in a parallel test run cannot stretch it.
+        // Timed from the transfer's own events (sent from the libcurl event loop's thread), so a
+        // busy cooperative thread pool in a parallel test run cannot stretch it. The upper bound
+        // is the timeout plus 4 s: every suite of the package (plug-ins included) runs in one
+        // process on 2 cores, where 2.5 s was seen; what it rules out is a stall that never ends.
         let marks = Locked<(started: ContinuousClock.Instant?, stopped: ContinuousClock.Instant?)>((nil, nil))
         let token = downloader.addObserver { event in
             switch event {
@@ -152,7 +154,7 @@ struct DownloaderValidationTests {
         #expect(Fixtures.urlError(in: error)?.code == .timedOut)
         #expect(error.message.contains("timed out"))
         #expect(elapsed > .milliseconds(900), "not (much) before the timeout: the clock starts just before the started event")
-        #expect(elapsed < .seconds(2))
+        #expect(elapsed < .seconds(5))
         #expect(!downloader.shouldBlockFailedURL(url, error: error))
     }
 

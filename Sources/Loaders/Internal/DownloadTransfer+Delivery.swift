@@ -82,8 +82,8 @@ extension DownloadTransfer {
                 throw WebImageError(.cacheNotModified, "Downloaded image of \(url.absoluteString) is not modified (same \(data.count) bytes as the cached response)", url: url, statusCode: response.statusCode)
             }
             let cacheControl = response.value(forHTTPHeaderField: "Cache-Control")?.lowercased() ?? ""
-            if let cache = environment.configuration.urlCache, !cacheControl.contains("no-store") {
-                cache.storeCachedResponse(CachedURLResponse(response: response, data: data), for: URLRequest(url: url))
+            if let store = environment.responses, !cacheControl.contains("no-store") {
+                store.store(CachedURLResponse(response: response, data: data), for: url)
             }
         }
         return body

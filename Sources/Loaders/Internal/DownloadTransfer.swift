@@ -7,7 +7,8 @@ import WebImageCore
 /// One download of one URL, shared by every requester of that URL while it is in flight
 /// (SDWebImage's `SDWebImageDownloaderOperation` with its callback table).
 ///
-/// Life: queued -> starting -> running (a URLSession data task) -> processing (decrypt,
+/// Life: queued -> starting -> running (one ``CurlExchange`` per hop, on the downloader's
+/// ``CurlEventLoop``) -> processing (decrypt,
 /// validate, decode per requester) -> finished. Requesters may join until it finishes; a
 /// requester that leaves (its task was cancelled) is resumed with a cancellation at once; the
 /// transfer is abandoned (dequeued, or its task cancelled) when the last requester leaves
@@ -18,7 +19,7 @@ import WebImageCore
 /// completion handlers) are only ever called with no lock held.
 ///
 /// A started transfer holds its scheduler slot until every requester it served has been
-/// resumed (see ``didComplete(error:task:)``).
+/// resumed (see ``didComplete(_:)``).
 final class DownloadTransfer: Sendable {
     enum Phase: Sendable {
         case queued, starting, running, processing, finished
@@ -35,22 +36,27 @@ final class DownloadTransfer: Sendable {
         let refreshesCache: Bool
         /// The stored response being revalidated, if any.
         let cachedResponse: CachedURLResponse?
-        /// The cookie storage, for `handleCookies` requests only.
-        let cookieStorage: HTTPCookieStorage?
+        /// The cookie store, for `handleCookies` requests only.
+        let cookies: CookieStore?
+        /// Whether TLS certificates are verified (`allowInvalidSSLCertificates` turns it off).
+        let verifiesCertificates: Bool
     }
 
     struct State {
         var phase = Phase.queued
         /// Closed to new requesters (abandoned, failed, or done).
         var isClosed = false
-        var task: URLSessionTask?
+        /// The exchange of the current hop.
+        var exchange: CurlExchange?
         var cancelWhenStarted = false
-        /// Set just before the task is cancelled (on the delegate queue, or once the final response is in).
-        var taskCancelled = false
         var requesters: [UInt64: DownloadRequester] = [:]
         var response: HTTPURLResponse?
-        /// The response is a 401/407 that an authentication retry may replace.
-        var awaitsAuthentication = false
+        /// The request of the current hop (the first one, then each redirect's).
+        var hop: CurlExchange.Request?
+        /// Where the current hop's response redirects to, once its head has been accepted as a redirect.
+        var redirectTarget: (url: URL, status: Int)?
+        /// The total deadline of the download, from its start.
+        var deadline: ContinuousClock.Instant?
         var data = Data()
         var expectedBytes: Int64?
         var failure: WebImageError?
@@ -58,8 +64,6 @@ final class DownloadTransfer: Sendable {
         var lastReportedFraction: Double?
         var progressive: ProgressiveFeed?
         var progressiveSettled = false
-        /// When the task last sent anything (started, a response, data): for the idle watchdog.
-        var lastActivity = ContinuousClock.now
     }
 
     let url: URL
@@ -86,7 +90,7 @@ final class DownloadTransfer: Sendable {
     /// Removes a requester whose task was cancelled and resumes it with a cancellation; the
     /// last one to leave abandons the transfer. Does nothing if the requester was already served.
     func removeRequester(_ id: UInt64) {
-        let removal = state.withLock { state -> (requester: DownloadRequester, phase: Phase, task: URLSessionTask?, abandoned: Bool, remaining: Int)? in
+        let removal = state.withLock { state -> (requester: DownloadRequester, phase: Phase, exchange: CurlExchange?, abandoned: Bool, remaining: Int)? in
             guard let requester = state.requesters.removeValue(forKey: id) else { return nil }
             let phase = state.phase
             let remaining = state.requesters.count
@@ -102,7 +106,7 @@ final class DownloadTransfer: Sendable {
                 return (requester, phase, nil, true, 0)
             case .running:
                 state.isClosed = true
-                return (requester, phase, state.task, true, 0)
+                return (requester, phase, state.exchange, true, 0)
             case .processing, .finished:
                 return (requester, phase, nil, false, 0)
             }
@@ -116,7 +120,7 @@ final class DownloadTransfer: Sendable {
         if removal.abandoned {
             environment.table.remove(self)
             if removal.phase == .queued { environment.scheduler.dequeue(self) }
-            if let task = removal.task { cancelTask(task) }
+            if let exchange = removal.exchange { environment.loop.cancel(exchange) }
         }
         environment.events.emit(.requesterLeft(url: url, requesterCount: removal.remaining))
     }
@@ -124,7 +128,7 @@ final class DownloadTransfer: Sendable {
     /// Ends every requester with a cancellation and abandons the transfer
     /// (``Downloader/cancelAllDownloads()``).
     func cancelAll() {
-        let (requesters, phase, task) = state.withLock { state -> ([DownloadRequester], Phase, URLSessionTask?) in
+        let (requesters, phase, exchange) = state.withLock { state -> ([DownloadRequester], Phase, CurlExchange?) in
             let requesters = Array(state.requesters.values)
             state.requesters = [:]
             state.isClosed = true
@@ -134,79 +138,41 @@ final class DownloadTransfer: Sendable {
             case .starting: state.cancelWhenStarted = true
             case .running, .processing, .finished: break
             }
-            return (requesters, phase, phase == .running ? state.task : nil)
+            return (requesters, phase, phase == .running ? state.exchange : nil)
         }
         environment.table.remove(self)
         if phase == .queued { environment.scheduler.dequeue(self) }
-        if let task { cancelTask(task) }
+        if let exchange { environment.loop.cancel(exchange) }
         for requester in requesters {
             requester.resume(throwing: WebImageError.cancelled("Operation cancelled: every download of the downloader was cancelled", url: url))
         }
     }
 
     /// Sends the request. Returns `false` (and sends nothing) if every requester left while
-    /// the transfer was queued. After `true`, the transfer holds a scheduler slot until the
-    /// task completes.
-    func start(in session: URLSession, delegate: SessionDelegate) -> Bool {
+    /// the transfer was queued. After `true`, the transfer holds a scheduler slot until its
+    /// last exchange ends.
+    func start() -> Bool {
         let proceed = state.withLock { state -> Bool in
             guard state.phase == .queued, !state.isClosed, !state.requesters.isEmpty else { return false }
             state.phase = .starting
             return true
         }
         guard proceed else { return false }
-        let task = session.dataTask(with: settings.request)
-        switch settings.priority {
-        case .high: task.priority = URLSessionTask.highPriority
-        case .low: task.priority = URLSessionTask.lowPriority
-        case .normal: break
-        }
-        delegate.register(task, for: self)
+        let configuration = environment.configuration
+        let deadline = configuration.totalTimeout.map { ContinuousClock.now + .nanoseconds(Int64(max(0, $0) * 1e9)) }
+        let request = firstHop(deadline: deadline)
+        let exchange = CurlExchange(request: request, owner: self)
         let cancelNow = state.withLock { state -> Bool in
-            state.task = task
+            state.exchange = exchange
+            state.hop = request
+            state.deadline = deadline
             state.phase = .running
-            state.lastActivity = .now
             return state.cancelWhenStarted
         }
         environment.events.emit(.started(url: url, request: settings.request))
-        task.resume()
-        if cancelNow { cancelTask(task) }
-        startIdleWatchdog(task)
+        environment.loop.start(exchange)
+        if cancelNow { environment.loop.cancel(exchange) }
         return true
-    }
-
-    /// Fails the transfer once nothing has arrived for the timeout.
-    ///
-    /// URLSession's own request timeout on Linux fires up to a second late (a 1 s timeout was
-    /// seen to end after 2.0 s), so the downloader keeps its own clock: a task that wakes when
-    /// the timeout could have run out, and either fails the transfer with a `timedOut` error
-    /// or sleeps for the rest of the new window. The failure is sent through the delegate
-    /// queue, ordered with URLSession's callbacks (see ``cancelTask(_:)``). URLSession's timer
-    /// stays as a backstop.
-    private func startIdleWatchdog(_ task: URLSessionTask) {
-        scheduleIdleCheck(task, after: .seconds(environment.timeoutSeconds))
-    }
-
-    /// One wake-up of the idle watchdog. It runs on a Dispatch timer rather than `Task.sleep`:
-    /// the cooperative pool can be busy with synchronous decoding for seconds, Dispatch's
-    /// global queues cannot be starved that way.
-    private func scheduleIdleCheck(_ task: URLSessionTask, after wait: Duration) {
-        let timeout = Duration.seconds(environment.timeoutSeconds)
-        let (seconds, attoseconds) = wait.components
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(max(1, nanoseconds))) { [weak self] in
-            guard let self else { return }
-            let idle: Duration? = self.state.withLock { state in
-                guard state.phase == .running, state.failure == nil, !state.taskCancelled, !state.awaitsAuthentication else { return nil }
-                return ContinuousClock.now - state.lastActivity
-            }
-            guard let idle else { return }
-            if idle >= timeout {
-                let error = self.mapped(URLError(.timedOut))
-                self.environment.delegateQueue.addOperation { self.fail(error, task: task) }
-            } else {
-                self.scheduleIdleCheck(task, after: timeout - idle)
-            }
-        }
     }
 
     /// The requesters' progress handlers (and, for partial images, only those that asked).
@@ -218,47 +184,14 @@ final class DownloadTransfer: Sendable {
         }
     }
 
-    /// Records the first failure and cancels the task (directly: it is called from the task's
-    /// own delegate callbacks); the failure is reported on completion.
-    /// - Parameter cancel: `false` when the task ends by itself (a refused redirect).
-    func fail(_ error: WebImageError, task: URLSessionTask, cancel: Bool = true) {
-        let first = state.withLock { state -> Bool in
+    /// Records the first failure (reported when the exchange ends); the caller stops the exchange.
+    /// - Returns: Whether it was the first.
+    @discardableResult
+    func fail(_ error: WebImageError) -> Bool {
+        state.withLock { state in
             guard state.failure == nil else { return false }
             state.failure = error
-            if cancel { state.taskCancelled = true }
             return true
         }
-        if first && cancel { task.cancel() }
-    }
-
-    /// Cancels `task` from outside its delegate callbacks (a requester left, cancelAll).
-    ///
-    /// swift-corelibs-foundation 6.3 stops with a `fatalError` ("Received callback for HTTP
-    /// redirection, but we're not waiting for it") when a task is cancelled while its redirect
-    /// callback is pending and the callback then calls its completion handler. So until the
-    /// final response has arrived (no redirect can follow it), the cancel runs on the session's
-    /// serial delegate queue, ordered with the delegate callbacks, and ``isTaskCancelled`` lets
-    /// the redirect callback drop its completion handler after it. Once the final response is
-    /// in, the cancel is immediate: queued behind the data callbacks it would let the whole
-    /// body arrive first.
-    func cancelTask(_ task: URLSessionTask) {
-        let immediate = state.withLock { state -> Bool in
-            guard state.response != nil, !state.awaitsAuthentication else { return false }
-            state.taskCancelled = true
-            return true
-        }
-        if immediate {
-            task.cancel()
-            return
-        }
-        environment.delegateQueue.addOperation { [self] in
-            state.withLock { $0.taskCancelled = true }
-            task.cancel()
-        }
-    }
-
-    /// Whether ``cancelTask(_:)`` has run (read on the delegate queue).
-    var isTaskCancelled: Bool {
-        state.withLock { $0.taskCancelled }
     }
 }

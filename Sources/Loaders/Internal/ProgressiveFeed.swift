@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import WebImageCore
 
-/// Feeds one download's data to its one incremental decoder, off the URLSession delegate
+/// Feeds one download's data to its one incremental decoder, off the libcurl event-loop
 /// queue, on a serial queue of its own. When chunks arrive faster than the decoder runs, the
 /// decoder skips to the newest data (it always gets every byte so far, never a stale image
 /// queued behind a newer one). After ``close()`` returns, no partial image is delivered, so

@@ -1,7 +1,4 @@
 import WebImageCore
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Foundation
 
 /// Starts queued transfers when a slot is free: at most `maxConcurrent` run at once; the
@@ -29,13 +26,9 @@ final class TransferScheduler: Sendable {
     }
 
     private let state: Locked<State>
-    private let session: URLSession
-    private let delegate: SessionDelegate
 
-    init(maxConcurrent: Int, order: DownloaderConfiguration.ExecutionOrder, session: URLSession, delegate: SessionDelegate) {
+    init(maxConcurrent: Int, order: DownloaderConfiguration.ExecutionOrder) {
         state = Locked(State(maxConcurrent: max(1, maxConcurrent), order: order))
-        self.session = session
-        self.delegate = delegate
     }
 
     var maxConcurrent: Int {
@@ -105,7 +98,7 @@ final class TransferScheduler: Sendable {
                 return state.pending.remove(at: best).transfer
             }
             guard let next else { return }
-            if !next.start(in: session, delegate: delegate) {
+            if !next.start() {
                 state.withLock { $0.running -= 1 }
             }
         }

@@ -17,11 +17,11 @@ enum Fixtures {
     /// The MIME type the routes send WIRAW data with.
     static let wirawType = "image/x-wiraw"
 
-    /// A downloader with a private (ephemeral) session, decoding WIRAW, and the recorder of its events.
+    /// A downloader (cookies in memory), decoding WIRAW, and the recorder of its events.
     static func downloader(coder: any ImageCoder = RawBitmapCoder(), _ configure: (inout DownloaderConfiguration) -> Void = { _ in }) -> (Downloader, EventRecorder) {
         var configuration = DownloaderConfiguration()
         configure(&configuration)
-        let downloader = Downloader(configuration: configuration, sessionConfiguration: .ephemeral, coder: coder)
+        let downloader = Downloader(configuration: configuration, coder: coder)
         let recorder = EventRecorder()
         downloader.addObserver { recorder.record($0) }
         return (downloader, recorder)

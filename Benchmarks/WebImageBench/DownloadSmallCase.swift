@@ -1,0 +1,80 @@
+import Foundation
+import SwiftWebImage
+import WebImageLoopbackServer
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// 2,000 downloads of 20 KB from a loopback server in this process, 16 at a time:
+/// `Downloader` (with `avoidDecodeImage`) vs `curl --parallel --parallel-max 16` on the same
+/// URLs. Many small bodies: the per-download cost (scheduling, handle set-up, delivery)
+/// rather than the bytes. CPU per download as in ``DownloadCase``.
+struct DownloadSmallCase {
+    let runner: BenchmarkRunner
+    static let count = 2_000
+    static let size = 20_000
+    static let parallel = 16
+
+    func run() async throws -> PeerCases.Result {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        let body = Data((0..<Self.size).map { UInt8(truncatingIfNeeded: $0 &* 17) })
+        let urls = (0..<Self.count).map { index -> URL in
+            server.route("/small/\(index)", .data(body))
+            return server.url(for: "/small/\(index)")
+        }
+        var configuration = DownloaderConfiguration()
+        configuration.maxConcurrentDownloads = Self.parallel
+        configuration.revalidationCacheCapacity = 0
+        let downloader = Downloader(configuration: configuration, coder: CodersManager())
+
+        var oursCPU: [Double] = []
+        let ours = try await runner.measureAsync {
+            let before = DownloadCase.cpuMilliseconds(RUSAGE_SELF)
+            let bytes = try await withThrowingTaskGroup(of: Int.self) { group in
+                for url in urls {
+                    group.addTask { try await downloader.requestImage(with: url, options: [.avoidDecodeImage], context: WebImageContext(), progress: nil).data?.count ?? 0 }
+                }
+                return try await group.reduce(0, +)
+            }
+            oursCPU.append(DownloadCase.cpuMilliseconds(RUSAGE_SELF) - before)
+            guard bytes == Self.count * Self.size else { throw WebImageError(.badImageData, "downloaded \(bytes) bytes, expected \(Self.count * Self.size)") }
+            return bytes
+        }
+
+        // The URLs go to curl in a config file: 2,000 of them are a long command line.
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-curl-\(UUID().uuidString).txt")
+        defer { try? FileManager.default.removeItem(at: config) }
+        try urls.map { "url = \"\($0.absoluteString)\"\noutput = \"/dev/null\"\n" }.joined().write(to: config, atomically: true, encoding: .utf8)
+        var curlCPU: [Double] = []
+        var serverCPU: [Double] = []
+        let peer = try runner.measure {
+            let children = DownloadCase.cpuMilliseconds(RUSAGE_CHILDREN)
+            let own = DownloadCase.cpuMilliseconds(RUSAGE_SELF)
+            try Self.curl(config: config)
+            curlCPU.append(DownloadCase.cpuMilliseconds(RUSAGE_CHILDREN) - children)
+            serverCPU.append(DownloadCase.cpuMilliseconds(RUSAGE_SELF) - own)
+            return curlCPU.count
+        }
+        let serverShare = BenchmarkRunner.median(serverCPU)
+        return PeerCases.Result(ours: ours, peer: ("curl --parallel --parallel-max 16", peer), extra: [
+            "cpu_us_per_download": max(0, BenchmarkRunner.median(oursCPU) - serverShare) * 1000 / Double(Self.count),
+            "peer_cpu_us_per_download": BenchmarkRunner.median(curlCPU) * 1000 / Double(Self.count),
+            "goal": 1.3,
+        ])
+    }
+
+    /// Runs curl on the URLs of a config file, 16 at a time, discarding the bodies.
+    static func curl(config: URL) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["curl", "--silent", "--no-progress-meter", "--fail", "--parallel", "--parallel-max", "\(parallel)", "--config", config.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw WebImageError(.invalidDownloadResponse, "curl exited with status \(process.terminationStatus)")
+        }
+    }
+}

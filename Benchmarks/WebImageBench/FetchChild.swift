@@ -1,0 +1,38 @@
+import Foundation
+import SwiftWebImage
+
+/// `webimage-bench --fetch URL [--limit BYTES] [--decode]`: one download with a `Downloader`,
+/// then exit. The child process of `scripts/download-limits`, which measures its peak RSS
+/// (`wait4`'s `ru_maxrss`) while the download of a 2 GiB body or a gzip bomb is refused.
+/// Prints `ok BYTES` or `refused MESSAGE` and exits 0 either way (2 on bad arguments).
+enum FetchChild {
+    static func run(_ arguments: [String]) async -> Never {
+        var arguments = arguments
+        var url: URL?
+        var configuration = DownloaderConfiguration()
+        configuration.downloadTimeout = 30
+        while !arguments.isEmpty {
+            let argument = arguments.removeFirst()
+            switch argument {
+            case "--limit":
+                guard let value = arguments.first.flatMap(Int.init), value > 0 else { fail("--limit needs a positive number of bytes") }
+                configuration.maximumResponseSize = value
+                arguments.removeFirst()
+            case "--decode":
+                configuration.acceptedContentEncodings = DownloaderConfiguration.ContentEncoding.allCases
+            default:
+                guard url == nil, let parsed = URL(string: argument) else { fail("--fetch: unexpected argument \(argument)") }
+                url = parsed
+            }
+        }
+        guard let url else { fail("--fetch needs a URL") }
+        let downloader = Downloader(configuration: configuration, coder: CodersManager())
+        do {
+            let result = try await downloader.requestImage(with: url, options: [.avoidDecodeImage], context: WebImageContext(), progress: nil)
+            print("ok \(result.data?.count ?? 0)")
+        } catch {
+            print("refused \((error as? WebImageError)?.message ?? "\(error)")")
+        }
+        exit(0)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// An HTTPS server on 127.0.0.1 for the TLS tests: Python's `http.server` behind `ssl`, with a
+/// self-signed certificate for `127.0.0.1` and `localhost` that `openssl req` makes for it.
+/// `/down` redirects to `downgradeTarget`; any other path serves `body`.
+///
+/// The tests that use it are skipped (with a message) when `python3` or `openssl` is missing.
+final class LocalTLSServer {
+    /// Whether the tools are installed.
+    static let isAvailable: Bool = ["python3", "openssl"].allSatisfy { tool in
+        ProcessInfo.processInfo.environment["PATH", default: "/usr/bin:/bin"].split(separator: ":").contains { directory in
+            FileManager.default.isExecutableFile(atPath: "\(directory)/\(tool)")
+        }
+    }
+
+    let port: Int
+    /// The certificate (PEM), to pass as a CA file.
+    let certificate: URL
+    private let directory: URL
+    private let process: Process
+
+    private static let script = """
+    import http.server, ssl, sys
+    cert, key, body_path, target = sys.argv[1:5]
+    body = open(body_path, "rb").read()
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        def log_message(self, *args): pass
+        def do_GET(self):
+            if self.path == "/down":
+                self.send_response(302)
+                self.send_header("Location", target)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "image/x-wiraw")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    print(server.server_address[1], flush=True)
+    server.serve_forever()
+    """
+
+    /// Makes the certificate and starts the server; returns once it listens.
+    init(body: Data, downgradeTarget: String) throws {
+        directory = try Fixtures.temporaryDirectory()
+        certificate = directory.appendingPathComponent("cert.pem")
+        let key = directory.appendingPathComponent("key.pem")
+        let bodyFile = directory.appendingPathComponent("body")
+        try body.write(to: bodyFile)
+        try Self.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                      "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", key.path, "-out", certificate.path])
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", Self.script, certificate.path, key.path, bodyFile.path, downgradeTarget]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The port line is the readiness gate: the server listens before printing it.
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        self.port = port
+    }
+
+    func url(_ path: String, host: String = "127.0.0.1") -> URL {
+        URL(string: "https://\(host):\(port)\(path)")!
+    }
+
+    /// Kills the server. SIGKILL: a child spawned from a Dispatch worker thread inherits its
+    /// blocked signals, so SIGTERM would wait forever.
+    func stop() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private static func run(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+    }
+}
