@@ -96,14 +96,37 @@ import WebImageTransformers
         #expect(error.code == .transformFailed && error.message.contains("frame 3"))
     }
 
-    @Test("its memory cost counts its buffered frames and what its source holds; it has no encoded data")
+    @Test("its memory cost counts its buffered frames and the source's encoded data, not the source's poster; it has no encoded data")
     func memoryCostAndData() throws {
-        let (source, _) = try Self.source()
+        let (source, provider) = try Self.source()
         let output = try FlippingTransformer(horizontal: true).transform(source, forKey: "k")
         guard case .transformed(let animated) = output.storage else { Issue.record("not lazily transformed"); return }
         #expect(animated.provider.animatedImageData.isEmpty)
-        #expect(output.memoryCost == animated.bufferedBytes + source.memoryCost)
-        #expect(output.memoryCost >= 2 * 12 * 10 * 4)  // both posters
+        #expect(output.memoryCost == animated.bufferedBytes + provider.animatedImageData.count)
+        #expect(output.memoryCost >= 12 * 10 * 4)  // its own poster
+        // A transform of a transform counts the inner one's poster too: it keeps it.
+        let twice = try FlippingTransformer(vertical: true).transform(output, forKey: "k2")
+        guard case .transformed(let outer) = twice.storage else { Issue.record("not lazily transformed"); return }
+        #expect(twice.memoryCost == outer.bufferedBytes + animated.posterFrame.byteCount + provider.animatedImageData.count)
+    }
+
+    @Test("the result keeps the source's frame provider, not the source image: the source's poster is freed with it")
+    func sourceImageIsNotKept() throws {
+        weak var sourceFrames: AnimatedImage?
+        var output: WebImage?
+        do {
+            let (source, _) = try Self.source()
+            guard case .animated(let animated) = source.storage else { Issue.record("source not lazy"); return }
+            sourceFrames = animated
+            output = try FlippingTransformer(horizontal: true).transform(source, forKey: "k")
+        }
+        #expect(sourceFrames == nil)
+        // It still makes every frame, from the provider.
+        let eager = try FlippingTransformer(horizontal: true).transform(try Self.eagerSource(), forKey: "k")
+        let made = try #require(output)
+        for index in 0..<5 {
+            #expect(try made.frame(at: index).bitmap == eager.frame(at: index).bitmap)
+        }
     }
 
     @Test("an animation whose frames are all held is transformed at once, every frame held")

@@ -43,7 +43,9 @@ public final class BlockingWorkExecutor: Sendable {
         var running = 0
         var peakRunning = 0
         var nextID: UInt64 = 0
-        var queue: [Job] = []
+        /// Jobs from `head` on wait; slots before `head` are `nil`, so that a job taken (and
+        /// what its work captured, such as a decoded image) is not kept alive by the queue.
+        var queue: [Job?] = []
         var head = 0
 
         var pendingCount: Int { queue.count - head }
@@ -51,6 +53,7 @@ public final class BlockingWorkExecutor: Sendable {
         mutating func dequeue() -> Job? {
             guard head < queue.count else { return nil }
             let job = queue[head]
+            queue[head] = nil
             head += 1
             if head > 64, head * 2 > queue.count {
                 queue.removeFirst(head)
@@ -60,7 +63,7 @@ public final class BlockingWorkExecutor: Sendable {
         }
 
         mutating func remove(id: UInt64) -> Job? {
-            guard let index = queue[head...].firstIndex(where: { $0.id == id }) else { return nil }
+            guard let index = queue[head...].firstIndex(where: { $0?.id == id }) else { return nil }
             return queue.remove(at: index)
         }
 

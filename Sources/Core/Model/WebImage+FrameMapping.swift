@@ -8,10 +8,10 @@ extension WebImage {
     /// (``Storage/transformed(_:)``): frame 0 is transformed now, frame `n` when it is asked for,
     /// from the source's frame `n`, and kept in a bounded buffer
     /// (``AnimatedImage/defaultMaxBufferBytes``). So decoding, transforming and re-encoding an
-    /// animation holds a few frames at a time, never all of them; the result keeps its source
-    /// (and the source's encoded data) alive. An image whose frames are all held (a still
-    /// image, or an animation decoded with `preloadAllFrames`) is transformed now, every frame
-    /// held.
+    /// animation holds a few frames at a time, never all of them; the result keeps the source's
+    /// frame provider (and its encoded data) alive, not the source image with its poster. An
+    /// image whose frames are all held (a still image, or an animation decoded with
+    /// `preloadAllFrames`) is transformed now, every frame held.
     ///
     /// Errors: a ``WebImageError`` thrown by `body` passes through; any other error is wrapped
     /// in ``WebImageError/Code/transformFailed`` naming `transformerKey` and the frame. For a lazy

@@ -173,7 +173,8 @@ public struct WebImage: Sendable {
 
     /// The memory the image holds now, in bytes: every held frame's pixels (for a lazy
     /// animation, the frames currently buffered plus the encoded data; for a transformed one,
-    /// its buffered frames plus what its source holds). Caches use it as cost.
+    /// its buffered frames plus what it keeps of its source: the source's encoded data, not its
+    /// poster or buffer). Caches use it as cost.
     public var memoryCost: Int {
         switch storage {
         case .frames(let frames):
@@ -181,7 +182,7 @@ public struct WebImage: Sendable {
         case .animated(let animated):
             return animated.bufferedBytes + animated.provider.animatedImageData.count
         case .transformed(let animated):
-            let source = (animated.provider as? FrameMappingProvider)?.source.memoryCost ?? 0
+            let source = (animated.provider as? FrameMappingProvider)?.sourceBytes ?? 0
             return animated.bufferedBytes + source
         }
     }

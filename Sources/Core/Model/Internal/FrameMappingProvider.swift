@@ -5,14 +5,18 @@ import Foundation
 ///
 /// Frame 0 is made at creation (it is the poster, and a transformer that fails on every frame
 /// fails there, at transform time); frame `n` is made when asked for, from the source's frame
-/// `n` read without buffering, so the source's buffer does not fill up as well. The
+/// `n` read straight from the source's frame provider (so nothing is buffered twice). It keeps
+/// that provider, not the source image: once the caller lets go of the source, the source's
+/// poster (and any frames it buffered) is freed, and a decoder that shares its canvas with its
+/// poster (GIF, APNG) no longer has to copy the canvas to draw the next frame. The
 /// ``AnimatedImage`` over this provider keeps its own bounded buffer of made frames.
 ///
 /// It has no encoded data: ``animatedImageData`` is empty, and ``WebImage/Storage/transformed(_:)``
 /// tells caches to encode the frames rather than store the source's bytes.
 struct FrameMappingProvider: AnimatedImageProvider {
-    /// The image whose frames are mapped.
-    let source: WebImage
+    /// Where the source's frames come from: its ``AnimatedImage``'s provider, not the image,
+    /// so that the source's poster is not kept alive by the result.
+    let sourceFrames: any AnimatedImageProvider
     /// Names the function in error messages.
     let transformerKey: String
     /// The per-frame function.
@@ -22,8 +26,15 @@ struct FrameMappingProvider: AnimatedImageProvider {
     let durations: [Double]
     let statedDurations: [Double]
 
+    /// - Throws: `body`'s error on frame 0; ``WebImageError/Code/invalidArgument`` when
+    ///   `source`'s frames are not lazy (``WebImage/isLazilyAnimated``).
     init(source: WebImage, transformerKey: String, body: @escaping @Sendable (Bitmap) throws -> Bitmap) throws {
-        self.source = source
+        switch source.storage {
+        case .animated(let animated), .transformed(let animated):
+            self.sourceFrames = animated.provider
+        case .frames:
+            throw WebImageError(.invalidArgument, "\(transformerKey): only a lazily animated image has its frames mapped on demand")
+        }
         self.transformerKey = transformerKey
         self.body = body
         self.durations = source.frameDurations
@@ -31,18 +42,27 @@ struct FrameMappingProvider: AnimatedImageProvider {
         self.poster = try Self.apply(body, to: source.bitmap, index: 0, of: source.frameCount, transformerKey: transformerKey)
     }
 
+    /// The bytes the source's frame provider holds for this image: its encoded data, or for a
+    /// transformed source its mapped poster and what its own source holds.
+    var sourceBytes: Int {
+        if let inner = sourceFrames as? FrameMappingProvider {
+            return inner.poster.byteCount + inner.sourceBytes
+        }
+        return sourceFrames.animatedImageData.count
+    }
+
     var animatedImageData: Data { Data() }
-    var format: ImageFormat { source.format }
+    var format: ImageFormat { sourceFrames.format }
     var pixelSize: PixelSize { poster.size }
-    var frameCount: Int { source.frameCount }
-    var loopCount: Int? { source.loopCount }
+    var frameCount: Int { sourceFrames.frameCount }
+    var loopCount: Int? { sourceFrames.loopCount }
 
     func duration(at index: Int) -> Double { durations[index] }
     func statedDuration(at index: Int) -> Double { statedDurations[index] }
 
     func frame(at index: Int) throws -> Bitmap {
         if index == 0 { return poster }
-        let input = try source.frame(at: index, buffering: false).bitmap
+        let input = try sourceFrames.frame(at: index)
         let output = try Self.apply(body, to: input, index: index, of: frameCount, transformerKey: transformerKey)
         guard output.size == poster.size else {
             throw WebImageError(.transformFailed, "\(transformerKey) made frame \(index) of \(frameCount) \(output.size), frame 0 \(poster.size): every frame must have one size")
