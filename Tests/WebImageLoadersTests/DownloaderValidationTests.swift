@@ -169,13 +169,16 @@ struct DownloaderValidationTests {
 
     @Test func connectionRefusedIsTransient() async throws {
         defer { server.stop() }
-        let url = server.url(for: "/image")
-        server.stop()
+        // A port bound and never listened on for the whole test (a stopped server's port could
+        // be taken by another suite's server in the same parallel run).
+        let closed = try ClosedLoopbackPort()
+        let url = try #require(URL(string: "http://127.0.0.1:\(closed.port)/image"))
         let (downloader, _) = Fixtures.downloader()
         let error = try #require(await Fixtures.error(of: Fixtures.request(downloader, url)))
         #expect(error.code == .invalidDownloadResponse)
         #expect(Fixtures.urlError(in: error) != nil)
         #expect(!downloader.shouldBlockFailedURL(url, error: error))
+        withExtendedLifetime(closed) {}
     }
 
     @Test func cancellationNeverBlocks() throws {

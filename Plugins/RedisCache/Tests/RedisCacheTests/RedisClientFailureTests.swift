@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WebImageCore
 import RedisServerHarness
+import WebImageTestSupport
 @testable import RedisCache
 
 /// The client when the server is silent, full, absent or gone: timeouts, refusals and the
@@ -41,12 +42,15 @@ import RedisServerHarness
     #endif
 
     @Test func aClosedPortIsRefusedAtOnce() async throws {
-        let port = try LoopbackSockets.freePort()
+        // Bound and never listened on for the whole test: no other suite's server can take it.
+        let closed = try ClosedLoopbackPort()
+        let port = closed.port
         let client = RedisClient(configuration: .init(port: port, initialReconnectDelay: 0))
         let error = await #expect(throws: WebImageError.self) { try await client.send(.ping) }
         #expect((error?.underlyingError as? RedisClientError)?.kind == .connectFailed)
         #expect(error?.message.contains("127.0.0.1:\(port)") == true)
         #expect(await client.ping() == false)
+        withExtendedLifetime(closed) {}
     }
 
     @Test func badHostsAndPortsAreConnectFailures() async throws {

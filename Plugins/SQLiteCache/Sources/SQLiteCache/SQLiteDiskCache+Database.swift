@@ -65,13 +65,32 @@ extension SQLiteDiskCache {
         return connection
     }
 
+    /// Switches `connection` to write-ahead logging. Changing the journal mode takes an exclusive
+    /// lock, and SQLite may answer `SQLITE_BUSY` at once instead of calling the busy handler
+    /// (it would deadlock) when another connection opens the same file at the same moment (two
+    /// caches, two processes): then the mode is read back (the other side may have set it
+    /// already) and the change tried again, up to 10 s in all, as the busy timeout would.
+    private func enableWriteAheadLog(_ connection: SQLiteConnection) throws {
+        var waited: Int32 = 0
+        while true {
+            do {
+                _ = try connection.scalarText("PRAGMA journal_mode = WAL")
+                return
+            } catch let failure as SQLiteFailure where failure.primaryCode == SQLITE_BUSY || failure.primaryCode == SQLITE_LOCKED {
+                if (try? connection.scalarText("PRAGMA journal_mode"))?.lowercased() == "wal" { return }
+                guard waited < 10_000 else { throw failure }
+                waited += sqlite3_sleep(10)
+            }
+        }
+    }
+
     /// Opens the database and makes or checks the schema.
     private func connect(synchronous: Bool) throws -> SQLiteConnection {
         let connection = try SQLiteConnection(path: databasePath)
         sqlite3_busy_timeout(connection.handle, 10_000)
         // Where the file system cannot hold the WAL index (no shared memory), SQLite keeps its
         // rollback journal: as crash safe, only slower, and readers wait for writers.
-        _ = try connection.scalarText("PRAGMA journal_mode = WAL")
+        try enableWriteAheadLog(connection)
         try connection.execute(synchronous ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
         // No `mmap_size`: memory-mapped reads measured 15-40% faster, but an I/O error in one is
         // a SIGBUS that kills the app, and a cache must never do that.
