@@ -83,6 +83,9 @@ let package = Package(
             path: "Benchmarks/WebImageBench",
             swiftSettings: strictSettings
         ),
+        // The child process of scripts/download-limits: one download, linking only the core and
+        // the loaders, so that its peak RSS is the download's.
+        .executableTarget(name: "webimage-download-probe", dependencies: ["WebImageCore", "WebImageLoaders"], path: "Benchmarks/DownloadProbe", swiftSettings: strictSettings),
         // A loopback HTTP/1.1 server (127.0.0.1 only) for tests, the demo and the benchmark.
         .target(name: "WebImageLoopbackServer", dependencies: ["WebImageCore"], path: "Sources/LoopbackServer", swiftSettings: strictSettings),
         .target(name: "WebImageTestSupport", dependencies: ["WebImageCore", "WebImageLoopbackServer"], path: "Sources/WebImageTestSupport", swiftSettings: strictSettings),

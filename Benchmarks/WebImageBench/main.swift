@@ -11,7 +11,6 @@ func fail(_ message: String) -> Never {
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "--fetch" { await FetchChild.run(Array(arguments.dropFirst())) }
 var iterations = 7
 var wanted: [String] = []
 var inputPath: String?

@@ -1,11 +1,16 @@
 import Foundation
-import SwiftWebImage
+import WebImageCore
+import WebImageLoaders
 
-/// `webimage-bench --fetch URL [--limit BYTES] [--decode]`: one download with a `Downloader`,
+/// `webimage-download-probe URL [--limit BYTES] [--decode]`: one download with a `Downloader`,
 /// then exit. The child process of `scripts/download-limits`, which measures its peak RSS
 /// (`wait4`'s `ru_maxrss`) while the download of a 2 GiB body or a gzip bomb is refused.
 /// Prints `ok BYTES` or `refused MESSAGE` and exits 0 either way (2 on bad arguments).
-enum FetchChild {
+///
+/// An executable of its own that links only WebImageCore and WebImageLoaders (not every coder
+/// and plug-in, as webimage-bench does), so that its peak RSS is the download's and
+/// Foundation's, not the mapped code of libavif, libheif and libjxl (about 5 MiB).
+enum DownloadProbe {
     static func run(_ arguments: [String]) async -> Never {
         var arguments = arguments
         var url: URL?
@@ -21,11 +26,11 @@ enum FetchChild {
             case "--decode":
                 configuration.acceptedContentEncodings = DownloaderConfiguration.ContentEncoding.allCases
             default:
-                guard url == nil, let parsed = URL(string: argument) else { fail("--fetch: unexpected argument \(argument)") }
+                guard url == nil, let parsed = URL(string: argument) else { fail("unexpected argument \(argument)") }
                 url = parsed
             }
         }
-        guard let url else { fail("--fetch needs a URL") }
+        guard let url else { fail("usage: webimage-download-probe URL [--limit BYTES] [--decode]") }
         let downloader = Downloader(configuration: configuration, coder: CodersManager())
         do {
             let result = try await downloader.requestImage(with: url, options: [.avoidDecodeImage], context: WebImageContext(), progress: nil)
@@ -36,3 +41,11 @@ enum FetchChild {
         exit(0)
     }
 }
+
+/// Prints `message` to standard error and exits with status 2.
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("webimage-download-probe: \(message)\n".utf8))
+    exit(2)
+}
+
+await DownloadProbe.run(Array(CommandLine.arguments.dropFirst()))
