@@ -1,7 +1,7 @@
-/// GIF's LZW decompression handed out a piece at a time (a row of indices per call), for
-/// decoding a frame at thumbnail size without holding all of its indices. Gives exactly the
-/// indices ``LZWDecoder`` gives for the same data and total, with the same rules for corrupt
-/// codes and data that ends early (decoding stops; the caller treats the rest as missing).
+/// GIF's LZW decompression handed out a piece at a time (a row of indices per call): every
+/// frame decode (full size into the canvas, or at thumbnail size) reads its indices row by row
+/// without holding all of them. Corrupt codes and data that ends early stop decoding; the
+/// caller treats the rest as missing. (It replaced a whole-frame decoder with the same output.)
 ///
 /// Not thread-safe: one stream serves one frame decode.
 final class LZWStream {
