@@ -1,3 +1,4 @@
+import Dispatch
 import WebImageCore
 
 /// A deterministic gate for async tests: tasks that call ``wait()`` suspend until ``open()``,
@@ -11,6 +12,7 @@ public final class AsyncGate: Sendable {
         var arrivals = 0
         var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
         var arrivalWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var threadWaiters: [DispatchSemaphore] = []
         var nextID: UInt64 = 0
     }
 
@@ -47,14 +49,37 @@ public final class AsyncGate: Sendable {
         }
     }
 
+    /// A thread's arrival at the gate, for threads outside Swift concurrency (the loopback
+    /// server's connection threads): counts as an arrival, as ``wait()`` does, and returns a
+    /// semaphore that ``open()`` signals (signalled at once when the gate is open). Waiting
+    /// through a task instead would need a free thread of the cooperative pool, which a busy
+    /// parallel test run (2 cores, so 2 threads) may not have for seconds.
+    func arriveFromThread() -> DispatchSemaphore {
+        let semaphore = DispatchSemaphore(value: 0)
+        let (isOpen, watchers) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+            state.arrivals += 1
+            let ready = state.arrivalWatchers.filter { $0.count <= state.arrivals }.map(\.continuation)
+            state.arrivalWatchers.removeAll { $0.count <= state.arrivals }
+            if !state.isOpen { state.threadWaiters.append(semaphore) }
+            return (state.isOpen, ready)
+        }
+        for watcher in watchers { watcher.resume() }
+        if isOpen { semaphore.signal() }
+        return semaphore
+    }
+
     /// Opens the gate: releases every waiter, and every later ``wait()`` passes at once.
     public func open() {
-        let waiters = state.withLock { state in
+        let (waiters, threads) = state.withLock { state in
             state.isOpen = true
-            defer { state.waiters = [:] }
-            return Array(state.waiters.values)
+            defer {
+                state.waiters = [:]
+                state.threadWaiters = []
+            }
+            return (Array(state.waiters.values), state.threadWaiters)
         }
         for waiter in waiters { waiter.resume() }
+        for thread in threads { thread.signal() }
     }
 
     /// Closes the gate again: later ``wait()`` calls suspend.

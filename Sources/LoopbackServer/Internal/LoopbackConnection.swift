@@ -102,16 +102,10 @@ struct LoopbackConnection {
                 case .endChunks:
                     try socket.write(Data("0\r\n\r\n".utf8))
                 case .wait(let gate):
-                    let semaphore = DispatchSemaphore(value: 0)
-                    let waiter = Task {
-                        await gate.wait()
-                        semaphore.signal()
-                    }
+                    // On this thread, not through a task: the cooperative pool may be busy.
+                    let semaphore = gate.arriveFromThread()
                     while semaphore.wait(timeout: .now() + .milliseconds(10)) == .timedOut {
-                        if let outcome = interruption() {
-                            waiter.cancel()
-                            return outcome
-                        }
+                        if let outcome = interruption() { return outcome }
                     }
                 case .pause(let duration):
                     let deadline = ContinuousClock.now + duration
