@@ -127,30 +127,10 @@ final class GIFProvider: AnimatedImageProvider {
     /// at a time: only one row of indices and one of colors at source size are held. Missing
     /// and transparent-index pixels count as transparent.
     private func decodeFrame(_ index: Int, downsampledOn grid: ThumbnailGrid) -> FrameDownsampler {
-        let frame = frames[index]
         let layout = layouts[index]
         var sampler = FrameDownsampler(layout: layout, grid: grid)
-        guard layout.width > 0, layout.height > 0 else { return sampler }
-        let stream = LZWStream(input: compressedData(of: frame), minimumCodeSize: frame.minimumCodeSize, total: frame.width * frame.height)
-        let offsetX = layout.x - frame.x, offsetY = layout.y - frame.y
-        var indices = [UInt8](repeating: 0, count: frame.width)
-        var colors = [UInt32](repeating: 0, count: layout.width)
-        frame.palette.withUnsafeBufferPointer { palette in
-            indices.withUnsafeMutableBufferPointer { indices in
-                colors.withUnsafeMutableBufferPointer { colors in
-                    for row in 0..<frame.height {
-                        let decoded = stream.read(into: indices)
-                        let y = frame.interlaced ? Self.interlacedRow(row, height: frame.height) : row
-                        let regionY = y - offsetY
-                        let available = min(layout.width, decoded - offsetX)
-                        if regionY >= 0, regionY < layout.height, available > 0 {
-                            for x in 0..<available { colors[x] = palette[Int(indices[offsetX + x])] }
-                            sampler.add(row: layout.y + regionY, pixels: UnsafeRawPointer(colors.baseAddress!), firstColumn: 0, count: available)
-                        }
-                        if decoded < frame.width { break }
-                    }
-                }
-            }
+        decodeFrame(index) { regionY, pixels in
+            sampler.add(row: layout.y + regionY, pixels: UnsafeRawPointer(pixels.baseAddress!), firstColumn: 0, count: pixels.count / 4)
         }
         return sampler
     }
