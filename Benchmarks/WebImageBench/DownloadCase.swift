@@ -30,19 +30,7 @@ struct DownloadCase {
         configuration.urlCache = nil
         let downloader = Downloader(configuration: configuration, coder: CodersManager())
 
-        var oursCPU: [Double] = []
-        let ours = try await runner.measureAsync {
-            let before = Self.cpuMilliseconds(RUSAGE_SELF)
-            let bytes = try await withThrowingTaskGroup(of: Int.self) { group in
-                for url in urls {
-                    group.addTask { try await downloader.requestImage(with: url, options: [.avoidDecodeImage], context: WebImageContext(), progress: nil).data?.count ?? 0 }
-                }
-                return try await group.reduce(0, +)
-            }
-            oursCPU.append(Self.cpuMilliseconds(RUSAGE_SELF) - before)
-            guard bytes == Self.count * Self.size else { throw WebImageError(.badImageData, "downloaded \(bytes) bytes, expected \(Self.count * Self.size)") }
-            return bytes
-        }
+        let (ours, oursCPU) = try await Self.measureDownloads(of: urls, with: downloader, expectedBytes: Self.count * Self.size, runner: runner)
 
         var curlCPU: [Double] = []
         var serverCPU: [Double] = []
@@ -87,5 +75,25 @@ struct DownloadCase {
         getrusage(__rusage_who_t(who), &usage)
         func ms(_ time: timeval) -> Double { Double(time.tv_sec) * 1000 + Double(time.tv_usec) / 1000 }
         return ms(usage.ru_utime) + ms(usage.ru_stime)
+    }
+
+    /// Downloads every URL at once through `downloader` (with `avoidDecodeImage`; its own
+    /// concurrency limit applies), timed by `runner`; also returns this process's CPU time of
+    /// each iteration, in milliseconds. Throws when the bytes received are not `expectedBytes`.
+    static func measureDownloads(of urls: [URL], with downloader: Downloader, expectedBytes: Int, runner: BenchmarkRunner) async throws -> (BenchmarkRunner.Measurement, [Double]) {
+        var cpu: [Double] = []
+        let measurement = try await runner.measureAsync {
+            let before = cpuMilliseconds(RUSAGE_SELF)
+            let bytes = try await withThrowingTaskGroup(of: Int.self) { group in
+                for url in urls {
+                    group.addTask { try await downloader.requestImage(with: url, options: [.avoidDecodeImage], context: WebImageContext(), progress: nil).data?.count ?? 0 }
+                }
+                return try await group.reduce(0, +)
+            }
+            cpu.append(cpuMilliseconds(RUSAGE_SELF) - before)
+            guard bytes == expectedBytes else { throw WebImageError(.badImageData, "downloaded \(bytes) bytes, expected \(expectedBytes)") }
+            return bytes
+        }
+        return (measurement, cpu)
     }
 }

@@ -28,19 +28,7 @@ struct DownloadSmallCase {
         configuration.revalidationCacheCapacity = 0
         let downloader = Downloader(configuration: configuration, coder: CodersManager())
 
-        var oursCPU: [Double] = []
-        let ours = try await runner.measureAsync {
-            let before = DownloadCase.cpuMilliseconds(RUSAGE_SELF)
-            let bytes = try await withThrowingTaskGroup(of: Int.self) { group in
-                for url in urls {
-                    group.addTask { try await downloader.requestImage(with: url, options: [.avoidDecodeImage], context: WebImageContext(), progress: nil).data?.count ?? 0 }
-                }
-                return try await group.reduce(0, +)
-            }
-            oursCPU.append(DownloadCase.cpuMilliseconds(RUSAGE_SELF) - before)
-            guard bytes == Self.count * Self.size else { throw WebImageError(.badImageData, "downloaded \(bytes) bytes, expected \(Self.count * Self.size)") }
-            return bytes
-        }
+        let (ours, oursCPU) = try await DownloadCase.measureDownloads(of: urls, with: downloader, expectedBytes: Self.count * Self.size, runner: runner)
 
         // The URLs go to curl in a config file: 2,000 of them are a long command line.
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-curl-\(UUID().uuidString).txt")
