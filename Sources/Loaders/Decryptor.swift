@@ -14,6 +14,7 @@ public protocol Decryptor: Sendable {
 /// A decryptor made of a closure.
 public struct ClosureDecryptor: Decryptor {
     private let body: @Sendable (Data, URLResponse?) -> Data?
+    /// A decryptor that calls `body` with the downloaded data and the response.
     public init(_ body: @escaping @Sendable (Data, URLResponse?) -> Data?) { self.body = body }
     public func decryptedData(_ data: Data, response: URLResponse?) -> Data? { body(data, response) }
 }

@@ -15,6 +15,7 @@ public protocol RequestModifier: Sendable {
 /// A request modifier made of a closure.
 public struct ClosureRequestModifier: RequestModifier {
     private let body: @Sendable (URLRequest) -> URLRequest?
+    /// A modifier that calls `body` with each request.
     public init(_ body: @escaping @Sendable (URLRequest) -> URLRequest?) { self.body = body }
     public func modifiedRequest(_ request: URLRequest) -> URLRequest? { body(request) }
 }

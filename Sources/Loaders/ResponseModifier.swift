@@ -16,6 +16,7 @@ public protocol ResponseModifier: Sendable {
 /// A response modifier made of a closure.
 public struct ClosureResponseModifier: ResponseModifier {
     private let body: @Sendable (URLResponse) -> URLResponse?
+    /// A modifier that calls `body` with each response.
     public init(_ body: @escaping @Sendable (URLResponse) -> URLResponse?) { self.body = body }
     public func modifiedResponse(_ response: URLResponse) -> URLResponse? { body(response) }
 }

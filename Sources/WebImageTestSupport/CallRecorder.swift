@@ -4,6 +4,7 @@ import WebImageCore
 public final class CallRecorder<Call: Sendable>: Sendable {
     private let calls = Locked<[Call]>([])
 
+    /// An empty recorder.
     public init() {}
 
     /// Records one call.

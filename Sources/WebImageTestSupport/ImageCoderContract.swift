@@ -23,6 +23,7 @@ public enum ImageCoderContract {
         /// Whether the format keeps alpha (checked in the round trip when true).
         public var preservesAlpha: Bool
 
+        /// A subject: `coder` round-trips `format` within `tolerance` per channel.
         public init(coder: any ImageCoder, format: ImageFormat, tolerance: Int = 0, preservesAlpha: Bool = true) {
             self.coder = coder
             self.format = format
@@ -128,6 +129,7 @@ public enum ImageCoderContract {
 /// A small deterministic random generator for reproducible corrupt inputs.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
+    /// A generator whose sequence is fixed by `seed`.
     public init(seed: UInt64) { state = seed }
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15

@@ -8,10 +8,15 @@ public import WebImageCore
 public final class MockImageCache: ImageCache {
     /// One call the mock received.
     public enum Call: Sendable, Equatable {
+        /// `queryImage` for `key` in tier `cacheType`.
         case query(key: String, cacheType: ImageCacheType)
+        /// `store` of `key` in tier `cacheType`, with or without an image and data.
         case store(key: String, cacheType: ImageCacheType, hasImage: Bool, hasData: Bool)
+        /// `removeImage` of `key` from tier `cacheType`.
         case remove(key: String, cacheType: ImageCacheType)
+        /// `containsImage` for `key` in tier `cacheType`.
         case contains(key: String, cacheType: ImageCacheType)
+        /// `clear` of tier `cacheType`.
         case clear(cacheType: ImageCacheType)
     }
 

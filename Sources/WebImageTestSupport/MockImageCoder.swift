@@ -9,7 +9,9 @@ public import WebImageCore
 public final class MockImageCoder: ImageCoder {
     /// One call the mock received.
     public enum Call: Sendable, Equatable {
+        /// A decode of `byteCount` bytes.
         case decode(byteCount: Int)
+        /// An encode to `format`.
         case encode(format: ImageFormat)
     }
 

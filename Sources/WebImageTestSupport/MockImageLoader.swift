@@ -6,8 +6,11 @@ public import WebImageCore
 public final class MockImageLoader: ImageLoader {
     /// One request the mock received.
     public struct Call: Sendable {
+        /// The requested URL.
         public let url: URL
+        /// The request's options.
         public let options: WebImageOptions
+        /// The request's context.
         public let context: WebImageContext
     }
 

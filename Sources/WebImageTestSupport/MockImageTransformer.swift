@@ -6,9 +6,12 @@ import Foundation
 public final class MockImageTransformer: ImageTransformer {
     /// One call: the cache key it was given and the input's size.
     public struct Call: Sendable, Equatable {
+        /// The cache key the transformer was given.
         public let key: String
+        /// The size of the input image.
         public let inputSize: PixelSize
 
+        /// A call with the given key and input size.
         public init(key: String, inputSize: PixelSize) {
             self.key = key
             self.inputSize = inputSize
@@ -20,6 +23,7 @@ public final class MockImageTransformer: ImageTransformer {
     public let calls = CallRecorder<Call>()
     private let failure = Locked<WebImageError?>(nil)
 
+    /// A transformer whose ``transformerKey`` is `key`.
     public init(key: String = "MockTransformer") {
         self.transformerKey = key
     }

@@ -21,6 +21,7 @@ public struct RawBitmapCoder: ProgressiveImageCoder, AnimatedImageCoder {
     static let magic = Array("WIRAW1\0\0".utf8)
     static let headerSize = 28
 
+    /// A raw bitmap coder.
     public init() {}
 
     /// Registers ``ImageFormat/rawBitmap`` (extension "wiraw", MIME "image/x-wiraw") with its

@@ -51,6 +51,7 @@ public struct ImageDecodeOptions: Sendable {
     /// The request's context, for coders that read keys of their own.
     public var context = WebImageContext()
 
+    /// Default options: no thumbnail, no scale-down budget, the default pixel and frame limits.
     public init() {}
 
     /// The options for one request: decode options from its context (the `imageDecodeOptions`

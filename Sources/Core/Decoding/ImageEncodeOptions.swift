@@ -15,6 +15,7 @@ public struct ImageEncodeOptions: Sendable {
     /// The request's context, for coders that read keys of their own.
     public var context = WebImageContext()
 
+    /// Options with `compressionQuality` clamped to 0...1 and the other fields at their defaults.
     public init(compressionQuality: Double = 1, firstFrameOnly: Bool = false) {
         self.compressionQuality = min(1, max(0, compressionQuality))
         self.firstFrameOnly = firstFrameOnly

@@ -19,19 +19,31 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
 
     /// Not known, or not an image.
     public static let undefined = ImageFormat(rawValue: "undefined")
+    /// JPEG (baseline and progressive).
     public static let jpeg = ImageFormat(rawValue: "jpeg")
     /// PNG, including animated PNG (APNG); ``ImageFormat/detect(_:)`` tells them apart.
     public static let png = ImageFormat(rawValue: "png")
+    /// GIF, still or animated.
     public static let gif = ImageFormat(rawValue: "gif")
+    /// TIFF (detected; no built-in coder).
     public static let tiff = ImageFormat(rawValue: "tiff")
+    /// WebP, still or animated (the `WebPCoder` plug-in decodes it).
     public static let webp = ImageFormat(rawValue: "webp")
+    /// HEIC: HEIF with HEVC-coded images, as phones write them (the `HEIFCoder` plug-in).
     public static let heic = ImageFormat(rawValue: "heic")
+    /// HEIF with another codec or brand than HEIC (the `HEIFCoder` plug-in).
     public static let heif = ImageFormat(rawValue: "heif")
+    /// AVIF, still or an image sequence (the `AVIFCoder` plug-in).
     public static let avif = ImageFormat(rawValue: "avif")
+    /// PDF (detected; no built-in coder).
     public static let pdf = ImageFormat(rawValue: "pdf")
+    /// SVG (detected; no built-in coder).
     public static let svg = ImageFormat(rawValue: "svg")
+    /// Windows bitmap (BMP/DIB).
     public static let bmp = ImageFormat(rawValue: "bmp")
+    /// Windows icon (detected; no built-in coder).
     public static let ico = ImageFormat(rawValue: "ico")
+    /// JPEG XL, bare codestream or container (the `JXLCoder` plug-in); its raw value is `jxl`.
     public static let jpegXL = ImageFormat(rawValue: "jxl")
 
     public var description: String { rawValue }
@@ -96,6 +108,7 @@ public struct ImageFormatDetection: Hashable, Sendable {
     /// several images).
     public var isAnimated: Bool
 
+    /// A detection of `format`, animated or not.
     public init(format: ImageFormat, isAnimated: Bool = false) {
         self.format = format
         self.isAnimated = isAnimated
@@ -105,13 +118,17 @@ public struct ImageFormatDetection: Hashable, Sendable {
 /// A format's registration: its file extensions and MIME types (preferred first) and an
 /// optional magic-byte detector.
 public struct ImageFormatDescriptor: Sendable {
+    /// The format this registration describes.
     public var format: ImageFormat
+    /// File extensions without the dot, lower-cased, the preferred one first.
     public var fileExtensions: [String]
+    /// MIME types, lower-cased, the preferred one first.
     public var mimeTypes: [String]
     /// Returns a detection if the data is of this format, `nil` otherwise. Must not trap on
     /// short data.
     public var detector: (@Sendable (Data) -> ImageFormatDetection?)?
 
+    /// A registration for `format`; extensions and MIME types are lower-cased.
     public init(format: ImageFormat, fileExtensions: [String], mimeTypes: [String], detector: (@Sendable (Data) -> ImageFormatDetection?)? = nil) {
         self.format = format
         self.fileExtensions = fileExtensions.map { $0.lowercased() }

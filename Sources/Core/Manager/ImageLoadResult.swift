@@ -16,6 +16,7 @@ public struct ImageLoadResult: Sendable {
     /// The cache key the image is stored under.
     public var cacheKey: String
 
+    /// A result with every field given.
     public init(image: WebImage?, data: Data?, cacheType: ImageCacheType, url: URL, cacheKey: String) {
         self.image = image
         self.data = data

@@ -18,6 +18,7 @@ public final class Prefetcher: Sendable {
     private let running = Locked<[UInt64: ImageOperation]>([:])
     private let nextID = Locked<UInt64>(0)
 
+    /// A prefetcher that loads through `manager`, at most `maxConcurrentPrefetchCount` (at least 1) at a time, with `options` and `context` on every load.
     public init(manager: ImageManager, maxConcurrentPrefetchCount: Int = 3, options: WebImageOptions = [.lowPriority], context: WebImageContext = WebImageContext()) {
         self.manager = manager
         self.maxConcurrentPrefetchCount = max(1, maxConcurrentPrefetchCount)
@@ -117,6 +118,7 @@ public struct PrefetchProgress: Hashable, Sendable {
     /// The number of URLs.
     public var total: Int
 
+    /// Counts as given.
     public init(finished: Int, skipped: Int, total: Int) {
         self.finished = finished
         self.skipped = skipped

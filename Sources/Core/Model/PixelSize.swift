@@ -5,6 +5,7 @@ public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
     /// Height in pixels (>= 0).
     public var height: Int
 
+    /// A size of `width` by `height` pixels.
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height

@@ -10,6 +10,7 @@ public protocol CacheKeyFilter: Sendable {
 /// A cache key filter made of a closure.
 public struct ClosureCacheKeyFilter: CacheKeyFilter {
     private let body: @Sendable (URL) -> String?
+    /// A filter that calls `body` for each URL.
     public init(_ body: @escaping @Sendable (URL) -> String?) { self.body = body }
     public func cacheKey(for url: URL) -> String? { body(url) }
 }

@@ -11,6 +11,7 @@ public protocol CacheSerializer: Sendable {
 /// A cache serializer made of a closure.
 public struct ClosureCacheSerializer: CacheSerializer {
     private let body: @Sendable (WebImage, Data?, URL?) -> Data?
+    /// A serializer that calls `body` with the image, its original data and its URL.
     public init(_ body: @escaping @Sendable (WebImage, Data?, URL?) -> Data?) { self.body = body }
     public func cacheData(for image: WebImage, originalData: Data?, url: URL?) -> Data? {
         body(image, originalData, url)

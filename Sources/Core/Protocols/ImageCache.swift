@@ -86,6 +86,7 @@ public struct ImageCacheResult: Sendable {
     /// The tier the hit came from (`.memory` or `.disk`; custom caches say what fits best).
     public var cacheType: ImageCacheType
 
+    /// A hit in tier `cacheType`.
     public init(image: WebImage?, data: Data? = nil, cacheType: ImageCacheType) {
         self.image = image
         self.data = data

@@ -55,6 +55,7 @@ public struct ImageLoaderResult: Sendable {
     /// The response's content type, when known.
     public var contentType: String?
 
+    /// A loader result with every field given.
     public init(image: WebImage?, data: Data?, statusCode: Int? = nil, contentType: String? = nil) {
         self.image = image
         self.data = data

@@ -9,8 +9,11 @@ public protocol OptionsProcessor: Sendable {
 
 /// Options and context after an ``OptionsProcessor``.
 public struct OptionsProcessorResult: Sendable {
+    /// The options the request runs with.
     public var options: WebImageOptions
+    /// The context the request runs with.
     public var context: WebImageContext
+    /// A result with the given options and context.
     public init(options: WebImageOptions, context: WebImageContext) {
         self.options = options
         self.context = context
@@ -20,6 +23,7 @@ public struct OptionsProcessorResult: Sendable {
 /// An options processor made of a closure.
 public struct ClosureOptionsProcessor: OptionsProcessor {
     private let body: @Sendable (URL, WebImageOptions, WebImageContext) -> OptionsProcessorResult?
+    /// A processor that calls `body` with each request's URL, options and context.
     public init(_ body: @escaping @Sendable (URL, WebImageOptions, WebImageContext) -> OptionsProcessorResult?) { self.body = body }
     public func processedOptions(for url: URL, options: WebImageOptions, context: WebImageContext) -> OptionsProcessorResult? {
         body(url, options, context)
