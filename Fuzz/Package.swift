@@ -1,18 +1,35 @@
 // swift-tools-version: 6.0
 //
-// libFuzzer harnesses for the decoders of WebImageCoders: one executable per decoder. Not part
-// of the root package or CI; run `Fuzz/fuzz.sh` (it builds with -sanitize=fuzzer,address).
+// libFuzzer harnesses for every decoder: the built-in coders of WebImageCoders and the coder
+// plug-ins (WebP, AVIF, HEIF, JPEG XL), one executable per decoder. A separate development
+// package (it is built with -sanitize=fuzzer,address, which must not reach the root package's own
+// builds), not run by CI. It depends on the root package by path, as any package would by URL,
+// and uses only its library products. Run `Fuzz/fuzz.sh`.
 import PackageDescription
+
+let root = "SwiftWebImage"
+
+/// One harness: an executable target `Fuzz<name>` on FuzzSupport and the products it decodes with.
+func harness(_ name: String, _ products: [String]) -> Target {
+    .executableTarget(
+        name: "Fuzz\(name)",
+        dependencies: ["FuzzSupport"] + products.map { .product(name: $0, package: root) }
+    )
+}
 
 let package = Package(
     name: "WebImageFuzz",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(name: "SwiftWebImage", path: "..")],
+    dependencies: [.package(name: root, path: "..")],
     targets: [
-        .target(name: "FuzzSupport", dependencies: [.product(name: "WebImageCoders", package: "SwiftWebImage")]),
-        .executableTarget(name: "FuzzPNG", dependencies: ["FuzzSupport"]),
-        .executableTarget(name: "FuzzJPEG", dependencies: ["FuzzSupport"]),
-        .executableTarget(name: "FuzzGIF", dependencies: ["FuzzSupport"]),
-        .executableTarget(name: "FuzzBMP", dependencies: ["FuzzSupport"]),
+        .target(name: "FuzzSupport", dependencies: [.product(name: "WebImageCore", package: root)]),
+        harness("PNG", ["WebImageCoders"]),
+        harness("JPEG", ["WebImageCoders"]),
+        harness("GIF", ["WebImageCoders"]),
+        harness("BMP", ["WebImageCoders"]),
+        harness("WebP", ["WebPCoder"]),
+        harness("AVIF", ["AVIFCoder"]),
+        harness("HEIF", ["HEIFCoder"]),
+        harness("JXL", ["JXLCoder"]),
     ]
 )

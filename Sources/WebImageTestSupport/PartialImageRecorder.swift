@@ -1,16 +1,22 @@
-import WebImageCore
+public import WebImageCore
 
-/// Records the partial images of a load and lets a test wait for the first ones, with no sleep.
-final class PartialImageRecorder: Sendable {
+/// Records the partial images of a progressive load (``ImageLoadEvent/partialImage(_:)`` events)
+/// and lets a test wait for the first ones, with no sleep: give ``handler`` to the load, then
+/// `await waitForImages(n)`.
+public final class PartialImageRecorder: Sendable {
     private struct State {
-        var images: [WebImage] = []
+        /// The partial images received so far, in order.
+    public var images: [WebImage] = []
         var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     private let state = Locked(State())
 
+    /// An empty recorder.
+    public init() {}
+
     /// The handler to give to the load.
-    var handler: ImageLoadEventHandler {
+    public var handler: ImageLoadEventHandler {
         { [self] event in
             guard case .partialImage(let image) = event else { return }
             let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
@@ -24,10 +30,11 @@ final class PartialImageRecorder: Sendable {
         }
     }
 
-    var images: [WebImage] { state.withLock { $0.images } }
+    /// The partial images received so far, in order.
+    public var images: [WebImage] { state.withLock { $0.images } }
 
     /// Suspends until `count` partial images have arrived.
-    func waitForImages(_ count: Int) async {
+    public func waitForImages(_ count: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let ready = state.withLock { state in
                 if state.images.count >= count { return true }
