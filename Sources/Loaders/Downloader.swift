@@ -105,7 +105,8 @@ public final class Downloader: ImageLoader {
             events: EventHub(),
             loop: loop,
             responses: ResponseStore(cache: configuration.urlCache, capacity: configuration.revalidationCacheCapacity),
-            cookies: CookieStore(storage: sessionConfiguration?.httpCookieStorage)
+            cookies: CookieStore(storage: sessionConfiguration?.httpCookieStorage),
+            buffers: BodyBufferPool()
         )
     }
 
