@@ -145,7 +145,7 @@ final class CurlExchange: @unchecked Sendable {
             check(wi_curl_set_string(handle, CURLOPT_ACCEPT_ENCODING, encoding), "accept encoding")
         }
         var headers = request.headers
-        if request.acceptEncoding == nil, !headers.contains(where: { $0.name.caseInsensitiveCompare("Accept-Encoding") == .orderedSame }) {
+        if request.acceptEncoding == nil, !headers.contains(where: { CurlResponseHead.same($0.name, "Accept-Encoding") }) {
             headers.append(("Accept-Encoding", "identity"))
         }
         // An empty value removes a header libcurl would add; "Name;" sends it empty.
