@@ -42,6 +42,8 @@ public final class LoopbackHTTPServer: Sendable {
     /// request, and sixteen connections taking the lock for it made the lock the server's
     /// hottest spot in the many-small-downloads benchmark.
     private let stopping = Atomic<Bool>(false)
+    /// Nanoseconds of thread CPU time the connections spent serving requests.
+    private let servingNanoseconds = Atomic<Int64>(0)
 
     private struct State {
         var routes: [String: Route] = [:]
@@ -128,6 +130,19 @@ public final class LoopbackHTTPServer: Sendable {
     /// The number of requests received so far on every path.
     public var totalRequestCount: Int {
         state.withLock { $0.log.count }
+    }
+
+    /// The CPU time the server's connection threads have spent so far reading requests and
+    /// sending responses (each thread's own CPU clock, so time blocked waiting for a client
+    /// does not count). A benchmark with the server in its own process subtracts it from the
+    /// process's CPU time to get the client's.
+    public var servingCPUTime: Duration {
+        .nanoseconds(servingNanoseconds.load(ordering: .relaxed))
+    }
+
+    /// Adds CPU time spent serving (called by the connection threads).
+    func addServingCPUTime(nanoseconds: Int64) {
+        servingNanoseconds.add(nanoseconds, ordering: .relaxed)
     }
 
     /// Suspends until `counter` of `path` has reached at least `value` (at once if it has).
