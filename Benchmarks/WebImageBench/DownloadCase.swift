@@ -50,7 +50,9 @@ struct DownloadCase {
             "peer_cpu_ms_per_mb": BenchmarkRunner.median(curlCPU) / megabytes,
             "server_cpu_ms_per_mb": BenchmarkRunner.median(oursCPU.map(\.server)) / megabytes,
             "peer_server_cpu_ms_per_mb": BenchmarkRunner.median(serverCPU) / megabytes,
-            "goal": 1.5,
+            // Issue 17: wall time at most 1.2x curl's (the table's goal), CPU per MB at most 1.5x.
+            "goal": 1.2,
+            "cpu_goal": 1.5,
         ])
     }
 
