@@ -366,6 +366,10 @@ extension DownloadTransfer: CurlExchangeOwner {
         case .success(let data, let response):
             environment.events.emit(.stopped(url: url))
             environment.events.emit(.finished(url: url))
+            if finishWithoutDecoding(data, response: response) {
+                scheduler.release()
+                return
+            }
             let priority: TaskPriority = switch settings.priority {
             case .high: .high
             case .normal: .medium
