@@ -94,7 +94,8 @@ let package = Package(
         .testTarget(name: "WebImageCodersTests", dependencies: ["WebImageCoders", "WebImageTestSupport"], swiftSettings: strictSettings),
         .executableTarget(name: "CacheCrashWriter", dependencies: ["WebImageCaches", "WebImageTestSupport"], path: "Tests/CacheCrashWriter", swiftSettings: strictSettings),
         .testTarget(name: "WebImageCachesTests", dependencies: ["WebImageCaches", "WebImageTestSupport", "CacheCrashWriter"], swiftSettings: strictSettings),
-        .testTarget(name: "WebImageLoadersTests", dependencies: ["WebImageLoaders", "WebImageTestSupport"], swiftSettings: strictSettings),
+        // Depends on the probe so that it is built with the tests (the proxy tests run it as a child).
+        .testTarget(name: "WebImageLoadersTests", dependencies: ["WebImageLoaders", "WebImageTestSupport", "webimage-download-probe"], swiftSettings: strictSettings),
         .testTarget(name: "WebImageTransformersTests", dependencies: ["WebImageTransformers", "WebImageTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "SwiftWebImageTests", dependencies: ["SwiftWebImage", "WebImageTestSupport"], swiftSettings: strictSettings),
         // Depends on the executable so that it is built with the tests (they run it as a subprocess).

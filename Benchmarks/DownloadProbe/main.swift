@@ -2,9 +2,11 @@ import Foundation
 import WebImageCore
 import WebImageLoaders
 
-/// `webimage-download-probe URL [--limit BYTES] [--decode]`: one download with a `Downloader`,
-/// then exit. The child process of `scripts/download-limits`, which measures its peak RSS
-/// (`wait4`'s `ru_maxrss`) while the download of a 2 GiB body or a gzip bomb is refused.
+/// `webimage-download-probe URL [--limit BYTES] [--decode] [--resolve HOST:PORT:ADDRESS]...`:
+/// one download with a `Downloader`, then exit. The child process of `scripts/download-limits`,
+/// which measures its peak RSS (`wait4`'s `ru_maxrss`) while the download of a 2 GiB body or a
+/// gzip bomb is refused, and of the proxy tests (`DownloaderProxyTests`), which run it with
+/// `http_proxy` / `https_proxy` / `no_proxy` set (`--resolve` adds a resolver override).
 /// Prints `ok BYTES` or `refused MESSAGE` and exits 0 either way (2 on bad arguments).
 ///
 /// An executable of its own that links only WebImageCore and WebImageLoaders (not every coder
@@ -25,12 +27,16 @@ enum DownloadProbe {
                 arguments.removeFirst()
             case "--decode":
                 configuration.acceptedContentEncodings = DownloaderConfiguration.ContentEncoding.allCases
+            case "--resolve":
+                guard let entry = arguments.first, entry.split(separator: ":").count >= 3 else { fail("--resolve needs HOST:PORT:ADDRESS") }
+                configuration.resolveOverrides.append(entry)
+                arguments.removeFirst()
             default:
                 guard url == nil, let parsed = URL(string: argument) else { fail("unexpected argument \(argument)") }
                 url = parsed
             }
         }
-        guard let url else { fail("usage: webimage-download-probe URL [--limit BYTES] [--decode]") }
+        guard let url else { fail("usage: webimage-download-probe URL [--limit BYTES] [--decode] [--resolve HOST:PORT:ADDRESS]...") }
         let downloader = Downloader(configuration: configuration, coder: CodersManager())
         do {
             let result = try await downloader.requestImage(with: url, options: [.avoidDecodeImage], context: WebImageContext(), progress: nil)

@@ -23,6 +23,9 @@ public enum DownloadEvent: Sendable {
     /// A valid response arrived (after the response modifier and the status, content type and
     /// size checks).
     case receivedResponse(url: URL, response: URLResponse)
+    /// What the transport did (HTTP version, connections opened, redirects), sent once per
+    /// download that sent a request, just before ``stopped(url:)``.
+    case collectedMetrics(url: URL, metrics: DownloadMetrics)
     /// The transfer ended: finished, failed or cancelled.
     case stopped(url: URL)
     /// The transfer finished with a complete body (sent after ``stopped(url:)``; decoding follows).
@@ -32,7 +35,7 @@ public enum DownloadEvent: Sendable {
     public var url: URL {
         switch self {
         case .queued(let url), .requesterJoined(let url, _), .requesterLeft(let url, _), .started(let url, _),
-             .receivedResponse(let url, _), .stopped(let url), .finished(let url):
+             .receivedResponse(let url, _), .collectedMetrics(let url, _), .stopped(let url), .finished(let url):
             url
         }
     }

@@ -105,7 +105,8 @@ public final class Downloader: ImageLoader {
             events: EventHub(),
             loop: loop,
             responses: ResponseStore(cache: configuration.urlCache, capacity: configuration.revalidationCacheCapacity),
-            cookies: CookieStore(storage: sessionConfiguration?.httpCookieStorage)
+            cookies: CookieStore(storage: sessionConfiguration?.httpCookieStorage),
+            buffers: BodyBufferPool()
         )
     }
 
@@ -199,7 +200,7 @@ public final class Downloader: ImageLoader {
         let ticket = makeTicket()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ImageLoaderResult, any Error>) in
-                register(ticket, url: url, options: options, context: context, progress: progress) { continuation.resume(with: $0) }
+                register(ticket, url: url, options: options, context: context, progress: progress, deliversByResuming: true) { continuation.resume(with: $0) }
             }
         } onCancel: {
             ticket.cancel()
@@ -277,9 +278,10 @@ public final class Downloader: ImageLoader {
     /// Registers a request synchronously: joins the transfer in flight for `url` or queues a
     /// new one, and attaches `ticket` to it. A refusal (the request modifier's veto) is
     /// delivered at once.
-    private func register(_ ticket: RequestTicket, url: URL, options: WebImageOptions, context: WebImageContext, progress: ImageLoaderProgressHandler?, deliver: @escaping @Sendable (Result<ImageLoaderResult, any Error>) -> Void) {
+    private func register(_ ticket: RequestTicket, url: URL, options: WebImageOptions, context: WebImageContext, progress: ImageLoaderProgressHandler?, deliversByResuming: Bool = false, deliver: @escaping @Sendable (Result<ImageLoaderResult, any Error>) -> Void) {
         let decode = ImageDecodeRequest(url: url, options: options, context: context, defaultCoder: environment.coder)
-        let requester = DownloadRequester(id: ticket.requesterID, deliver: deliver, options: options, context: context, progress: progress, decode: decode, sharingKey: decode.sharingKey)
+        var requester = DownloadRequester(id: ticket.requesterID, deliver: deliver, options: options, context: context, progress: progress, decode: decode, sharingKey: decode.sharingKey)
+        requester.deliversByResuming = deliversByResuming
         do {
             ticket.attach(to: try join(url, requester))
         } catch {

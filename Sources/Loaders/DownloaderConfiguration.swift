@@ -25,8 +25,9 @@ public struct DownloaderConfiguration: Sendable {
     /// Seconds without any data after which a download fails with a timeout (default 15).
     ///
     /// It is an idle timeout, as on Apple platforms: a slow download that keeps receiving
-    /// data does not time out (see ``totalTimeout`` for that). It is counted in whole seconds,
-    /// a fraction rounded UP (as the URLSession transport did), and also bounds connecting.
+    /// data does not time out (see ``totalTimeout`` for that). It is kept to the millisecond
+    /// (0.25 is a quarter of a second: the downloader's event loop enforces it, not libcurl's
+    /// whole-second low-speed timer), and also bounds connecting. Zero or less means 15.
     public var downloadTimeout: TimeInterval = 15
     /// Seconds after which a download fails with a timeout however it is going, redirects
     /// included (default `nil`: none). A body sent at one byte per second ends here.
@@ -80,6 +81,13 @@ public struct DownloaderConfiguration: Sendable {
     /// a name resolving to an inner address is refused too. With a proxy, the proxy's
     /// address is the one checked.
     public var refusesNonPublicAddresses = false
+    /// The non-public addresses ``refusesNonPublicAddresses`` still lets through: addresses or
+    /// CIDR networks, IPv4 or IPv6 (`"10.20.0.0/16"`, `"192.168.1.7"`, `"fd12:3456::/32"`;
+    /// default empty). For a server that must reach one inner image origin and nothing else
+    /// inside. Each hop is judged on its own: a redirect from an allowed origin to any other
+    /// inner address is refused. A malformed entry makes every guarded download fail with a
+    /// message naming it.
+    public var allowedNonPublicAddresses: [String] = []
     /// A PEM file of CA certificates to verify servers with, instead of the system's
     /// (default `nil`: libcurl's default bundle).
     public var caCertificateFile: String?

@@ -74,7 +74,21 @@ struct DownloaderTests {
         let url = server.url(for: "/image.wiraw")
         _ = try await downloader.requestImage(with: url)
         await events.wait(for: .finished, url: url)
-        #expect(events.kinds(for: url) == [.queued, .started, .receivedResponse, .stopped, .finished])
+        #expect(events.kinds(for: url) == [.queued, .started, .receivedResponse, .collectedMetrics, .stopped, .finished])
+        let metrics = events.events.compactMap { event -> DownloadMetrics? in
+            if case .collectedMetrics(_, let metrics) = event { return metrics }
+            return nil
+        }
+        #expect(metrics == [DownloadMetrics(httpVersion: "HTTP/1.1", newConnectionCount: 1, redirectCount: 0)])
+        // A second download of the downloader reuses the kept-alive connection.
+        let again = server.url(for: "/image.wiraw?again")
+        _ = try await downloader.requestImage(with: again)
+        await events.wait(for: .stopped, url: again)
+        let reused = events.events.compactMap { event -> DownloadMetrics? in
+            if case .collectedMetrics(again, let metrics) = event { return metrics }
+            return nil
+        }
+        #expect(reused.map(\.reusedConnection) == [true])
     }
 
     @Test func eventsOfAFailedDownloadHaveNoFinish() async throws {
@@ -84,7 +98,7 @@ struct DownloaderTests {
         let error = await Fixtures.error(of: Fixtures.request(downloader, url))
         #expect(error?.code == .invalidDownloadStatusCode)
         await events.wait(for: .stopped, url: url)
-        #expect(events.kinds(for: url) == [.queued, .started, .stopped])
+        #expect(events.kinds(for: url) == [.queued, .started, .collectedMetrics, .stopped])
     }
 
     @Test func removedObserverHearsNothing() async throws {

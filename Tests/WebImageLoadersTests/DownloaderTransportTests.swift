@@ -56,6 +56,12 @@ struct DownloaderTransportTests {
         }
         #expect(responses == [server.url(for: "/image")])
         #expect(events.events.allSatisfy { $0.url == url })
+        await events.wait(for: .stopped, url: url)
+        let redirects = events.events.compactMap { event -> Int? in
+            if case .collectedMetrics(_, let metrics) = event { return metrics.redirectCount }
+            return nil
+        }
+        #expect(redirects == [1])
     }
 
     @Test func credentialsAndAuthHeadersAreNotSentToAnotherHost() async throws {

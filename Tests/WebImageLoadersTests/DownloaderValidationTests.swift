@@ -158,13 +158,38 @@ struct DownloaderValidationTests {
         #expect(!downloader.shouldBlockFailedURL(url, error: error))
     }
 
-    @Test func fractionalTimeoutsRoundUpToWholeSeconds() async throws {
+    @Test func subSecondIdleTimeoutsAreKeptToTheMillisecond() async throws {
         defer { server.stop() }
-        server.route("/stalled-body", .stalled(sendHeaders: true, sentBytes: 10, declaredLength: 1000))
-        let (downloader, _) = Fixtures.downloader { $0.downloadTimeout = 0.2 }
-        let error = try #require(await Fixtures.error(of: Fixtures.request(downloader, server.url(for: "/stalled-body"))))
+        // Headers and 10 bytes, then the server holds the rest at a gate opened only after the
+        // download has failed.
+        let gate = AsyncGate()
+        server.route("/held-body", .slowBody(Data(count: 1000), firstPart: 10, gate: gate))
+        // Of two deadlines that have passed, the one that passed first is reported, however
+        // late the event loop looks: an idle timeout of 0.1 s passes before the total deadline
+        // of 0.95 s, and one rounded up to a whole second would pass after it.
+        let (downloader, _) = Fixtures.downloader {
+            $0.downloadTimeout = 0.1
+            $0.totalTimeout = 0.95
+        }
+        let url = server.url(for: "/held-body")
+        let error = try #require(await Fixtures.error(of: Fixtures.request(downloader, url)))
         #expect(Fixtures.urlError(in: error)?.code == .timedOut)
-        #expect(error.message.contains("no data for 1 s"))
+        #expect(error.message.contains("no data for 0.1 s"), "\(error.message)")
+        await server.waitForClientDisconnects(on: "/held-body")
+        gate.open()
+    }
+
+    @Test func aTotalDeadlineBeforeTheIdleTimeoutIsTheOneReported() async throws {
+        defer { server.stop() }
+        let gate = AsyncGate()
+        server.route("/held-body", .slowBody(Data(count: 1000), firstPart: 10, gate: gate))
+        let (downloader, _) = Fixtures.downloader {
+            $0.downloadTimeout = 5
+            $0.totalTimeout = 0.2
+        }
+        let error = try #require(await Fixtures.error(of: Fixtures.request(downloader, server.url(for: "/held-body"))))
+        #expect(error.message.contains("total deadline of 0.2 s"), "\(error.message)")
+        gate.open()
     }
 
     @Test func connectionRefusedIsTransient() async throws {

@@ -15,11 +15,20 @@ struct DownloadEnvironment: Sendable {
     let responses: ResponseStore?
     /// The cookies of `handleCookies` requests.
     let cookies: CookieStore
+    /// The large body buffers kept for reuse.
+    let buffers: BodyBufferPool
 
-    /// The idle timeout in whole seconds, rounded up, at least 1 (as the URLSession transport
-    /// had it, so that configurations keep their meaning).
+    /// The idle timeout in seconds, as configured to the millisecond: 0, a negative value or
+    /// NaN means the default of 15 s (SDWebImage's rule), and more than a year is a year.
     var timeoutSeconds: TimeInterval {
-        max(1, configuration.downloadTimeout.rounded(.up))
+        let value = configuration.downloadTimeout
+        guard value > 0 else { return 15 }
+        return min(max(value, 0.001), 365 * 86_400)
+    }
+
+    /// ``timeoutSeconds`` as a `Duration`, to the millisecond.
+    var idleTimeout: Duration {
+        .milliseconds(Int64((timeoutSeconds * 1000).rounded(.up)))
     }
 
     /// The configured credential for HTTP Basic challenges, if any.

@@ -8,6 +8,9 @@ struct DownloadRequester: Sendable {
     /// Delivers the result: resumes the async caller's continuation, or calls the completion
     /// handler on its callback queue. Never called under a lock.
     let deliver: @Sendable (Result<ImageLoaderResult, any Error>) -> Void
+    /// Whether `deliver` only resumes a continuation (the async API): cheap, runs no user
+    /// code, so it may be called on the libcurl event-loop thread.
+    var deliversByResuming = false
     let options: WebImageOptions
     let context: WebImageContext
     let progress: ImageLoaderProgressHandler?

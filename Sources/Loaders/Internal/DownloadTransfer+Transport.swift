@@ -19,7 +19,7 @@ extension DownloadTransfer: CurlExchangeOwner {
         var hop = CurlExchange.Request(
             url: request.url ?? url,
             maximumBodySize: Int64(configuration.maximumResponseSize),
-            idleTimeout: .seconds(environment.timeoutSeconds)
+            idleTimeout: environment.idleTimeout
         )
         hop.method = request.httpMethod ?? "GET"
         hop.body = request.httpBody
@@ -35,7 +35,7 @@ extension DownloadTransfer: CurlExchangeOwner {
         hop.caFile = configuration.caCertificateFile
         hop.caDirectory = configuration.caCertificateDirectory
         hop.resolve = configuration.resolveOverrides
-        hop.addressGuard = configuration.refusesNonPublicAddresses ? AddressGuard() : nil
+        hop.addressGuard = configuration.refusesNonPublicAddresses ? AddressGuard(allowing: configuration.allowedNonPublicAddresses) : nil
         hop.deadline = deadline
         hop.prefersHTTP2 = configuration.usesHTTP2
         return hop
@@ -105,8 +105,7 @@ extension DownloadTransfer: CurlExchangeOwner {
             state.response = checked
             state.expectedBytes = expected
             state.lastReportedFraction = 0
-            state.data = Data()
-            if let expected { state.data.reserveCapacity(Int(min(expected, Int64(limit)))) }
+            state.body = BodyBuffer(pool: environment.buffers, expected: expected.map { Int(min($0, Int64(limit))) })
             return true
         }
         guard accepted else { return .refuse }
@@ -149,15 +148,14 @@ extension DownloadTransfer: CurlExchangeOwner {
     func exchange(_ exchange: CurlExchange, didReceive bytes: UnsafeRawBufferPointer) -> Bool {
         let limit = environment.configuration.maximumResponseSize
         let interval = environment.configuration.minimumProgressInterval
-        enum Next { case stop, tooLarge(Int), progress(received: Int64, expected: Int64?, report: Bool) }
+        enum Next { case stop, tooLarge(Int), outOfMemory, progress(received: Int64, expected: Int64?, report: Bool) }
         let next = state.withLock { state -> Next in
             guard state.failure == nil, !state.isClosed || !state.requesters.isEmpty else { return .stop }
-            guard state.data.count + bytes.count <= limit else { return .tooLarge(state.data.count + bytes.count) }
-            // One memcpy (the generic Sequence append goes byte by byte).
-            if let base = bytes.baseAddress, !bytes.isEmpty {
-                state.data.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
-            }
-            let received = Int64(state.data.count)
+            guard let body = state.body else { return .stop }
+            guard body.count + bytes.count <= limit else { return .tooLarge(body.count + bytes.count) }
+            // One memcpy, into a buffer sized from the declared length.
+            guard body.append(bytes) else { return .outOfMemory }
+            let received = Int64(body.count)
             var report = true
             if interval > 0, let expected = state.expectedBytes, expected > 0 {
                 let fraction = Double(received) / Double(expected)
@@ -175,6 +173,9 @@ extension DownloadTransfer: CurlExchangeOwner {
         case .tooLarge(let size):
             fail(WebImageError(.invalidDownloadResponse, "Download of \(url.absoluteString) refused: the body passed the limit of \(limit) bytes (\(size) received)", url: url))
             return false
+        case .outOfMemory:
+            fail(WebImageError(.invalidDownloadResponse, "Download of \(url.absoluteString) failed: no memory for its body", url: url))
+            return false
         case .progress(let received, let expected, let report):
             if report {
                 let event = ImageLoaderEvent.progress(receivedBytes: received, expectedBytes: expected)
@@ -186,12 +187,14 @@ extension DownloadTransfer: CurlExchangeOwner {
     }
 
     func exchange(_ exchange: CurlExchange, didEndWith ending: CurlExchange.Ending, head: CurlResponseHead?) {
+        state.withLock { $0.newConnections += exchange.newConnections }
         // A followed redirect: the next hop, unless the transfer was abandoned meanwhile.
         if case .finished = ending {
             let next = state.withLock { state -> CurlExchange? in
                 guard state.exchange === exchange, state.failure == nil, let target = state.redirectTarget, let hop = state.hop,
                       !(state.isClosed && state.requesters.isEmpty) else { return nil }
                 state.redirectTarget = nil
+                state.followedRedirects += 1
                 let request = nextHop(after: hop, to: target.url, status: target.status)
                 let next = CurlExchange(request: request, owner: self)
                 state.hop = request
@@ -256,7 +259,7 @@ extension DownloadTransfer: CurlExchangeOwner {
     /// when a requester that wants partial images joins a transfer that already has data.
     func updateProgressive() {
         let (candidate, existing) = state.withLock { state -> (DownloadRequester?, ProgressiveFeed?) in
-            guard state.phase == .running, !state.data.isEmpty else { return (nil, nil) }
+            guard state.phase == .running, state.body?.isEmpty == false else { return (nil, nil) }
             if let feed = state.progressive { return (nil, feed) }
             guard !state.progressiveSettled else { return (nil, nil) }
             return (state.requesters.values.filter(\.wantsPartialImages).min { $0.id < $1.id }, nil)
@@ -265,7 +268,7 @@ extension DownloadTransfer: CurlExchangeOwner {
         if feed == nil, let candidate {
             feed = makeProgressiveFeed(for: candidate)
         }
-        feed?.update(data: { [self] in state.withLock { $0.data } }) { [self] image in
+        feed?.update(data: { [self] in state.withLock { $0.body?.snapshot() ?? Data() } }) { [self] image in
             let event = ImageLoaderEvent.partialImage(image)
             for handler in progressHandlers(partialImagesOnly: true) { handler(event) }
         }
@@ -275,7 +278,7 @@ extension DownloadTransfer: CurlExchangeOwner {
     /// images: its context's coder (or the downloader's), if that coder is progressive and
     /// claims the data received so far.
     private func makeProgressiveFeed(for requester: DownloadRequester) -> ProgressiveFeed? {
-        let bytes = state.withLock { $0.data }
+        let bytes = state.withLock { $0.body?.snapshot() ?? Data() }
         guard requester.decode.supportsIncrementalDecoding else {
             state.withLock { $0.progressiveSettled = true }
             return nil
@@ -303,7 +306,7 @@ extension DownloadTransfer: CurlExchangeOwner {
     /// (no requester left) frees it at once.
     private func didComplete(_ ending: CurlExchange.Ending, exchange: CurlExchange, head: CurlResponseHead?) {
         enum Outcome { case abandoned(ProgressiveFeed?), failure(WebImageError), success(Data, HTTPURLResponse?) }
-        let outcome = state.withLock { state -> Outcome in
+        func settle(_ state: inout State) -> Outcome {
             state.exchange = nil
             if state.isClosed && state.requesters.isEmpty {
                 state.phase = .finished
@@ -311,7 +314,7 @@ extension DownloadTransfer: CurlExchangeOwner {
             }
             state.phase = .processing
             if let failure = state.failure { return .failure(failure) }
-            let received = Int64(state.data.count)
+            let received = Int64(state.body?.count ?? 0)
             switch ending {
             case .finished:
                 if let head, head.statusCode >= 300, head.statusCode < 400, state.response == nil {
@@ -321,11 +324,11 @@ extension DownloadTransfer: CurlExchangeOwner {
                 if let expected = state.expectedBytes, received < expected {
                     return .failure(truncated(received: received, expected: expected, status: state.response?.statusCode))
                 }
-                return .success(state.data, state.response)
+                return .success(state.body?.take() ?? Data(), state.response)
             case .cancelled:
                 return .failure(WebImageError(.cancelled, "Download of \(url.absoluteString) was cancelled", underlyingError: URLError(.cancelled), url: url))
             case .idleTimeout:
-                return .failure(WebImageError(.invalidDownloadResponse, "Download of \(url.absoluteString) timed out: no data for \(Int(environment.timeoutSeconds)) s", underlyingError: URLError(.timedOut), url: url))
+                return .failure(WebImageError(.invalidDownloadResponse, "Download of \(url.absoluteString) timed out: no data for \(Self.seconds(environment.timeoutSeconds)) s", underlyingError: URLError(.timedOut), url: url))
             case .totalTimeout:
                 let total = environment.configuration.totalTimeout ?? 0
                 return .failure(WebImageError(.invalidDownloadResponse, "Download of \(url.absoluteString) timed out: not complete within the total deadline of \(total) s (\(received) bytes received)", underlyingError: URLError(.timedOut), url: url))
@@ -339,6 +342,14 @@ extension DownloadTransfer: CurlExchangeOwner {
                 return .failure(CurlErrors.error(code, text, url: url, hop: exchange.request.url, limit: environment.configuration.maximumResponseSize))
             }
         }
+        let (outcome, metrics) = state.withLock { state -> (Outcome, DownloadMetrics) in
+            let metrics = DownloadMetrics(httpVersion: head == nil ? nil : exchange.httpVersion, newConnectionCount: state.newConnections, redirectCount: state.followedRedirects)
+            let outcome = settle(&state)
+            // A body that will not be delivered goes back to the pool now.
+            if case .success = outcome {} else { state.body = nil }
+            return (outcome, metrics)
+        }
+        environment.events.emit(.collectedMetrics(url: url, metrics: metrics))
         let scheduler = environment.scheduler
         switch outcome {
         case .abandoned(let feed):
@@ -355,6 +366,10 @@ extension DownloadTransfer: CurlExchangeOwner {
         case .success(let data, let response):
             environment.events.emit(.stopped(url: url))
             environment.events.emit(.finished(url: url))
+            if finishWithoutDecoding(data, response: response) {
+                scheduler.release()
+                return
+            }
             let priority: TaskPriority = switch settings.priority {
             case .high: .high
             case .normal: .medium
@@ -365,6 +380,11 @@ extension DownloadTransfer: CurlExchangeOwner {
                 scheduler.release()
             }
         }
+    }
+
+    /// Seconds as written in messages: `1`, `0.25`.
+    static func seconds(_ value: TimeInterval) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
     private func truncated(received: Int64, expected: Int64, status: Int?) -> WebImageError {

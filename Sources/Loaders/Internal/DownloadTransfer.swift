@@ -57,10 +57,15 @@ final class DownloadTransfer: Sendable {
         var redirectTarget: (url: URL, status: Int)?
         /// The total deadline of the download, from its start.
         var deadline: ContinuousClock.Instant?
-        var data = Data()
+        /// The body of the accepted response, as it arrives.
+        var body: BodyBuffer?
         var expectedBytes: Int64?
         var failure: WebImageError?
         var redirects = 0
+        /// Connections opened by the hops so far.
+        var newConnections = 0
+        /// Redirects followed (a next hop started).
+        var followedRedirects = 0
         var lastReportedFraction: Double?
         var progressive: ProgressiveFeed?
         var progressiveSettled = false

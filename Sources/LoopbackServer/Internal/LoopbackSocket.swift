@@ -87,28 +87,44 @@ final class LoopbackSocket: Sendable {
 
     /// Reads up to `capacity` bytes; an empty result means the peer closed the connection.
     func read(capacity: Int = 64 * 1024) throws -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: capacity)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, capacity, 0) }
-            if count >= 0 { return Array(buffer.prefix(count)) }
-            if errno == EINTR { continue }
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            while true {
+                let count = recv(fd, buffer.baseAddress, capacity, 0)
+                if count >= 0 {
+                    initialized = count
+                    return
+                }
+                if errno == EINTR { continue }
+                failure = errno
+                initialized = 0
+                return
+            }
+        }
+        if failure != 0 {
+            errno = failure
             throw Self.posixError("recv")
         }
+        return bytes
     }
 
-    /// Writes every byte of `bytes` (blocking), or throws when the peer is gone.
+    /// Writes every byte of `bytes` (blocking), or throws when the peer is gone. Sends from the
+    /// bytes' own storage, region by region, without copying them first (a benchmark's server
+    /// should not spend its time copying each 1 MB body).
     func write<Bytes: DataProtocol>(_ bytes: Bytes) throws {
-        let array = [UInt8](bytes)
-        var offset = 0
-        while offset < array.count {
-            let count = array.withUnsafeBytes { raw in
-                send(fd, raw.baseAddress! + offset, array.count - offset, Int32(MSG_NOSIGNAL))
+        for region in bytes.regions {
+            try region.withUnsafeBytes { raw in
+                guard let base = raw.baseAddress else { return }
+                var offset = 0
+                while offset < raw.count {
+                    let count = send(fd, base + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                    if count < 0 {
+                        if errno == EINTR { continue }
+                        throw Self.posixError("send")
+                    }
+                    offset += count
+                }
             }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw Self.posixError("send")
-            }
-            offset += count
         }
     }
 

@@ -5,7 +5,7 @@ import WebImageLoaders
 /// Records a downloader's events; tests wait for a number of events of a kind, no sleeps.
 final class EventRecorder: Sendable {
     enum Kind: Sendable, Equatable {
-        case queued, requesterJoined, requesterLeft, started, receivedResponse, stopped, finished
+        case queued, requesterJoined, requesterLeft, started, receivedResponse, collectedMetrics, stopped, finished
     }
 
     private struct Waiter {
@@ -24,6 +24,7 @@ final class EventRecorder: Sendable {
         case .requesterLeft: .requesterLeft
         case .started: .started
         case .receivedResponse: .receivedResponse
+        case .collectedMetrics: .collectedMetrics
         case .stopped: .stopped
         case .finished: .finished
         }

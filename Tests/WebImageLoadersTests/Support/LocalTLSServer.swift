@@ -53,8 +53,7 @@ final class LocalTLSServer {
         let key = directory.appendingPathComponent("key.pem")
         let bodyFile = directory.appendingPathComponent("body")
         try body.write(to: bodyFile)
-        try Self.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
-                      "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", key.path, "-out", certificate.path])
+        try Self.makeCertificate(key: key, certificate: certificate)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", Self.script, certificate.path, key.path, bodyFile.path, downgradeTarget]
@@ -87,6 +86,12 @@ final class LocalTLSServer {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// A self-signed certificate for `127.0.0.1` and `localhost` (`openssl req`), valid a day.
+    static func makeCertificate(key: URL, certificate: URL) throws {
+        try run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                 "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", key.path, "-out", certificate.path])
     }
 
     private static func run(_ arguments: [String]) throws {

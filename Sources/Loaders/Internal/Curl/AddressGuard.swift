@@ -11,12 +11,80 @@ import Glibc
 /// `CURLOPT_RESOLVE` and redirects), so a name that resolves to an inner address cannot slip
 /// past it. With a proxy, the address checked is the proxy's.
 struct AddressGuard: Sendable {
-    /// Why the address is refused, or `nil` if it is a public one.
+    /// An exempted network: the address bytes (4 or 16) and the prefix length.
+    struct Network: Sendable, Equatable {
+        let bytes: [UInt8]
+        let prefix: Int
+
+        /// Whether `address` (as many bytes as the network's) lies in the network.
+        func contains(_ address: [UInt8]) -> Bool {
+            guard address.count == bytes.count else { return false }
+            var left = prefix
+            for index in bytes.indices where left > 0 {
+                let bits = min(8, left)
+                let mask = UInt8(truncatingIfNeeded: 0xFF << (8 - bits))
+                if address[index] & mask != bytes[index] & mask { return false }
+                left -= bits
+            }
+            return true
+        }
+    }
+
+    /// The networks ``DownloaderConfiguration/allowedNonPublicAddresses`` exempts.
+    let exemptions: [Network]
+    /// The first entry of the allow-list that is not an address or a network, if any: every
+    /// connection is then refused, naming it.
+    let invalidEntry: String?
+
+    /// A guard that exempts `allowed` (addresses or CIDR networks, IPv4 or IPv6).
+    init(allowing allowed: [String] = []) {
+        var exemptions: [Network] = []
+        var invalid: String?
+        for entry in allowed {
+            if let network = Self.network(entry) {
+                exemptions.append(network)
+            } else if invalid == nil {
+                invalid = entry
+            }
+        }
+        self.exemptions = exemptions
+        invalidEntry = invalid
+    }
+
+    /// `192.168.1.0/24`, `10.1.2.3` (a /32), `fd00::/8`, `::1` (a /128); `nil` if malformed.
+    static func network(_ entry: String) -> Network? {
+        let parts = entry.trimmingCharacters(in: .whitespaces).split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 1 || parts.count == 2 else { return nil }
+        let text = String(parts[0])
+        var bytes: [UInt8]
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        if inet_pton(AF_INET, text, &v4) == 1 {
+            bytes = withUnsafeBytes(of: v4) { Array($0) }
+        } else if inet_pton(AF_INET6, text, &v6) == 1 {
+            bytes = withUnsafeBytes(of: v6) { Array($0) }
+        } else {
+            return nil
+        }
+        let maximum = bytes.count * 8
+        var prefix = maximum
+        if parts.count == 2 {
+            guard let value = Int(parts[1]), (0...maximum).contains(value) else { return nil }
+            prefix = value
+        }
+        return Network(bytes: bytes, prefix: prefix)
+    }
+
+    /// Why the address is refused, or `nil` if it is a public one or an exempted one.
     func refusal(for address: UnsafePointer<sockaddr>, length: Int) -> String? {
+        if let invalidEntry {
+            return "an address the guard cannot judge: the allowedNonPublicAddresses entry \"\(invalidEntry)\" is not an IP address or a CIDR network"
+        }
         switch Int32(address.pointee.sa_family) {
         case AF_INET:
             guard length >= MemoryLayout<sockaddr_in>.size else { return "a malformed IPv4 address" }
             let raw = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr.s_addr }
+            if exemptions.contains(where: { $0.contains(withUnsafeBytes(of: raw) { Array($0) }) }) { return nil }
             let value = UInt32(bigEndian: raw)
             return Self.refusal(ipv4: value)
         case AF_INET6:
@@ -25,6 +93,7 @@ struct AddressGuard: Sendable {
             address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
                 withUnsafeBytes(of: pointer.pointee.sin6_addr) { bytes = Array($0) }
             }
+            if exemptions.contains(where: { $0.contains(bytes) }) { return nil }
             return Self.refusal(ipv6: bytes)
         default:
             return "an address of family \(address.pointee.sa_family), not IPv4 or IPv6"

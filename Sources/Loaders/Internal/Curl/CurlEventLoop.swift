@@ -66,11 +66,15 @@ final class CurlEventLoop: @unchecked Sendable {
     /// Queues a command and wakes the loop, under the lock that the loop's end takes too, so
     /// that no wake-up reaches a cleaned-up multi handle. After the stop, a cancel has
     /// nothing left to cancel and is dropped.
+    ///
+    /// Only the command that finds the queue empty wakes the loop: the loop takes the whole
+    /// queue after that wake-up, so the commands queued behind it need none of their own.
     private func post(_ command: Command) {
         commands.withLock { commands in
             guard commands != nil else { return }
+            let wasEmpty = commands?.isEmpty ?? true
             commands?.append(command)
-            curl_multi_wakeup(multi)
+            if wasEmpty { curl_multi_wakeup(multi) }
         }
     }
 

@@ -14,14 +14,22 @@ struct CurlResponseHead: Sendable {
     /// The fields in the order received, names as sent.
     let fields: [(name: String, value: String)]
 
-    /// The first value of a field (case-insensitive name).
+    /// The first value of a field (ASCII case-insensitive name).
     func value(_ name: String) -> String? {
-        fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        fields.first { Self.same($0.name, name) }?.value
     }
 
     /// Every value of a field (such as `Set-Cookie`).
     func values(_ name: String) -> [String] {
-        fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+        fields.filter { Self.same($0.name, name) }.map(\.value)
+    }
+
+    /// Whether two field names are equal ignoring ASCII case (field names are ASCII tokens;
+    /// Foundation's `caseInsensitiveCompare` was a visible cost per response).
+    static func same(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { x, y in
+            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 97 && (x | 0x20) <= 122)
+        }
     }
 
     /// The response as Foundation's type (repeated fields joined with ", ", as HTTP allows;
@@ -43,6 +51,6 @@ struct CurlResponseHead: Sendable {
 
     /// The declared body length, if any.
     var contentLength: Int64? {
-        value("Content-Length").flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+        value("Content-Length").flatMap { Int64($0) }
     }
 }

@@ -1,0 +1,82 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import WebImageTestSupport
+import WebImageCore
+import WebImageLoaders
+
+/// Host names and addresses: IDN hosts, and the address guard on every hop with its allow-list.
+@Suite(.timeLimit(.minutes(1)))
+struct DownloaderAddressTests {
+    let server: LoopbackHTTPServer
+    let image = Fixtures.wiraw()
+
+    init() throws {
+        server = try LoopbackHTTPServer()
+        server.route("/image", .data(image, contentType: Fixtures.wirawType))
+    }
+
+    @Test func aUnicodeHostReachesTheServerAsItsPunycodeName() async throws {
+        defer { server.stop() }
+        let port = try #require(server.baseURL.port)
+        let url = try #require(URL(string: "http://bücher.example:\(port)/image"))
+        // The name libcurl resolves (and the override must name) is the ASCII one.
+        let (downloader, _) = Fixtures.downloader { $0.resolveOverrides = ["xn--bcher-kva.example:\(port):127.0.0.1"] }
+        #expect(try await downloader.requestImage(with: url).data == image)
+        let request = try #require(server.requests.first)
+        #expect(request.header("Host") == "xn--bcher-kva.example:\(port)")
+        #expect(request.path == "/image")
+    }
+
+    @Test func anAllowListedAddressIsLetThroughTheGuard() async throws {
+        defer { server.stop() }
+        let (downloader, _) = Fixtures.downloader {
+            $0.refusesNonPublicAddresses = true
+            $0.allowedNonPublicAddresses = ["10.0.0.0/8", "127.0.0.1"]
+        }
+        #expect(try await downloader.requestImage(with: server.url(for: "/image")).data == image)
+        // A network allows every address in it.
+        let (network, _) = Fixtures.downloader {
+            $0.refusesNonPublicAddresses = true
+            $0.allowedNonPublicAddresses = ["127.0.0.0/30"]
+        }
+        #expect(try await network.requestImage(with: server.url(for: "/image")).data == image)
+        #expect(server.totalRequestCount == 2)
+    }
+
+    @Test func theGuardRefusesARedirectHopToAnotherInnerAddress() async throws {
+        defer { server.stop() }
+        let port = try #require(server.baseURL.port)
+        // The first hop (127.0.0.1, allowed) redirects to an inner address that is not allowed.
+        server.route("/inward", .redirect(to: "http://127.0.0.2:\(port)/image"))
+        // ...and to a public-looking name that resolves to the allowed address's neighbour.
+        server.route("/renamed", .redirect(to: "http://inner.example.com:\(port)/image"))
+        let (downloader, _) = Fixtures.downloader {
+            $0.refusesNonPublicAddresses = true
+            $0.allowedNonPublicAddresses = ["127.0.0.1/32"]
+            $0.resolveOverrides = ["inner.example.com:\(port):127.0.0.3"]
+        }
+        let inward = server.url(for: "/inward")
+        let error = try #require(await Fixtures.error(of: Fixtures.request(downloader, inward)))
+        #expect(error.code == .invalidDownloadResponse)
+        #expect(error.message.contains("http://127.0.0.2:\(port)/image refused: it would connect to 127.0.0.2, a loopback (127.0.0.0/8) address"))
+        #expect(error.url == inward)
+        let renamed = try #require(await Fixtures.error(of: Fixtures.request(downloader, server.url(for: "/renamed"))))
+        #expect(renamed.message.contains("it would connect to 127.0.0.3, a loopback (127.0.0.0/8) address"))
+        // Only the allowed first hops reached a server.
+        #expect(server.requests.map(\.path) == ["/inward", "/renamed"])
+    }
+
+    @Test func aMalformedAllowListEntryFailsEveryGuardedDownloadNamingIt() async throws {
+        defer { server.stop() }
+        let (downloader, _) = Fixtures.downloader {
+            $0.refusesNonPublicAddresses = true
+            $0.allowedNonPublicAddresses = ["127.0.0.1", "10.0.0.0/33"]
+        }
+        let error = try #require(await Fixtures.error(of: Fixtures.request(downloader, server.url(for: "/image"))))
+        #expect(error.message.contains("the allowedNonPublicAddresses entry \"10.0.0.0/33\" is not an IP address or a CIDR network"))
+        #expect(server.totalRequestCount == 0)
+    }
+}
