@@ -124,7 +124,10 @@ struct PeerCases {
             for url in urls { pixels += try await manager.loadImage(with: url).image?.pixelSize.width ?? 0 }
             return pixels
         }
-        return Result(ours: measurement, peer: nil, extra: ["us_per_load": measurement.median * 1000 / Double(urls.count)])
+        var extra = ["us_per_load": measurement.median * 1000 / Double(urls.count)]
+        // Issue 21: a memory hit answered by the manager's fast path in at most 2 µs.
+        if !fromDisk { extra["goal_us_per_load"] = 2 }
+        return Result(ours: measurement, peer: nil, extra: extra)
     }
 }
 

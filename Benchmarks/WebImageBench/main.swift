@@ -32,6 +32,7 @@ while !arguments.isEmpty {
         print("usage: webimage-bench INPUT_DIR [--iterations N] [--cases a,b,...]")
         print("image cases: \(ImageCases.names.joined(separator: ", "))")
         print("peer cases:  \(PeerCases.names.joined(separator: ", "))")
+        print("throughput:  \(ThroughputCase.names.joined(separator: ", ")) (peer: Benchmarks/peers/vips_throughput.py)")
         print("HEIC cases:  \(HEIFCases.names.joined(separator: ", ")) (inputs: Plugins/HEIFCoder/Benchmarks/bench.sh)")
         print("JPEG XL cases: \(JXLCases.names.joined(separator: ", "))")
         print("AVIF cases:  \(AVIFCases.names.joined(separator: ", "))")
@@ -96,6 +97,14 @@ for name in wanted where PeerCases.names.contains(name) {
         FileHandle.standardError.write(Data("webimage-bench: \(name) failed: \(error)\n".utf8))
     }
 }
+for name in wanted where ThroughputCase.names.contains(name) {
+    do {
+        let (measurement, extra) = try ThroughputCase(inputs: inputs, runner: runner).run()
+        emit(name, measurement, extra: extra)
+    } catch {
+        FileHandle.standardError.write(Data("webimage-bench: \(name) failed: \(error) (inputs: \(inputPath), made by make_inputs.py)\n".utf8))
+    }
+}
 for name in wanted where HEIFCases.names.contains(name) {
     do {
         let result = try HEIFCases(inputs: inputs, runner: runner).run(name)
@@ -104,6 +113,6 @@ for name in wanted where HEIFCases.names.contains(name) {
         FileHandle.standardError.write(Data("webimage-bench: \(name) failed: \(error)\n".utf8))
     }
 }
-for name in wanted where !ImageCases.names.contains(name) && !PeerCases.names.contains(name) && !HEIFCases.names.contains(name) && !JXLCases.names.contains(name) && !AVIFCases.names.contains(name) {
+for name in wanted where !ImageCases.names.contains(name) && !PeerCases.names.contains(name) && !ThroughputCase.names.contains(name) && !HEIFCases.names.contains(name) && !JXLCases.names.contains(name) && !AVIFCases.names.contains(name) {
     FileHandle.standardError.write(Data("webimage-bench: unknown case \(name)\n".utf8))
 }

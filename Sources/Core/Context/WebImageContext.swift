@@ -33,7 +33,13 @@ public struct WebImageContext: Sendable {
 
     /// The value stored under `key`, or `nil` when the key is not set.
     public subscript<Key: WebImageContextKey>(key: Key.Type) -> Key.Value? {
-        get { storage[ObjectIdentifier(key)]?.value as? Key.Value }
+        get {
+            // An absent key returns before any cast: a cast of an optional to an existential
+            // value type (`any ImageCache`) asks the runtime for a conformance even when it is
+            // `nil`, and the manager reads a dozen absent keys per request.
+            guard !storage.isEmpty, let entry = storage[ObjectIdentifier(key)] else { return nil }
+            return entry.value as? Key.Value
+        }
         set { storage[ObjectIdentifier(key)] = newValue.map { Entry(value: $0, effect: Key.effect) } }
     }
 

@@ -50,7 +50,21 @@ extension ImageManager {
         scaleDownLimitBytes: Int? = nil,
         transformerKey: String? = nil
     ) -> String {
-        let base = escapedKeyText(baseKey)
+        cacheKey(
+            forEscapedBaseKey: escapedKeyText(baseKey), thumbnailPixelSize: thumbnailPixelSize, preserveAspectRatio: preserveAspectRatio,
+            scaleDownLimitBytes: scaleDownLimitBytes, transformerKey: transformerKey
+        )
+    }
+
+    /// ``cacheKey(forBaseKey:thumbnailPixelSize:preserveAspectRatio:scaleDownLimitBytes:transformerKey:)``
+    /// of a base key already escaped (``escapedKeyText(_:)``).
+    static func cacheKey(
+        forEscapedBaseKey base: String,
+        thumbnailPixelSize: PixelSize?,
+        preserveAspectRatio: Bool,
+        scaleDownLimitBytes: Int?,
+        transformerKey: String?
+    ) -> String {
         var parts: [String] = []
         if let size = thumbnailPixelSize, !size.isEmpty {
             parts.append(thumbnailPart(size, preserveAspectRatio: preserveAspectRatio))
@@ -110,14 +124,15 @@ extension ImageManager {
     static func keys(for url: URL, options: WebImageOptions, context: WebImageContext, cacheKeyFilter: (any CacheKeyFilter)?, transformer: (any ImageTransformer)?) -> (key: String, originalKey: String) {
         let baseKey = (context.cacheKeyFilter ?? cacheKeyFilter)?.cacheKey(for: url) ?? url.absoluteString
         let decode = ImageDecodeOptions(options: options, context: context)
+        let base = escapedKeyText(baseKey)
         let key = cacheKey(
-            forBaseKey: baseKey,
+            forEscapedBaseKey: base,
             thumbnailPixelSize: decode.thumbnailPixelSize,
             preserveAspectRatio: decode.preserveAspectRatio,
             scaleDownLimitBytes: decode.scaleDownLimitBytes,
             transformerKey: (context.imageTransformer ?? transformer)?.transformerKey
         )
-        return (key, escapedKeyText(baseKey))
+        return (key, base)
     }
 
     // MARK: Internals
@@ -138,7 +153,11 @@ extension ImageManager {
     /// Works on Unicode scalars (a combining mark after a `|` never hides it).
     static func escapedKeyText(_ text: String) -> String {
         let escape = UInt8(ascii: "\\"), separator = UInt8(ascii: "|")
-        guard text.utf8.contains(where: { $0 == escape || $0 == separator }) else { return text }
+        // Scanned as contiguous bytes when the string has them (a native string always does).
+        let plain = text.utf8.withContiguousStorageIfAvailable { bytes in
+            !bytes.contains { $0 == escape || $0 == separator }
+        } ?? !text.utf8.contains { $0 == escape || $0 == separator }
+        guard !plain else { return text }
         var escaped = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if scalar == "\\" || scalar == "|" { escaped.append("\\") }

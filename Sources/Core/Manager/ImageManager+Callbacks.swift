@@ -41,17 +41,12 @@ extension ImageManager {
             once.deliver(result.mapError { Self.webImageError($0, url: url) })
         }
         let operation = ImageOperation()
-        guard let (request, workKey) = prepareOrRefuse(url, options: options, context: context, resume: resume) else { return operation }
-        if let hit = immediateHit(for: request) {
-            // Reported as the pipeline reports a cache hit.
-            let sink = eventHub.isObserved ? makeEventSink(requestID: coordinator.makeID(), url: request.url, cacheKey: request.key) : nil
-            let result = ImageLoadResult(image: hit.image, data: hit.data, cacheType: hit.cacheType, url: request.url, cacheKey: request.key)
-            sink?.emit(.started)
-            sink?.emit(.cacheHit(hit.cacheType))
-            sink?.emit(.end(of: .success(result), url: request.url))
-            resume(.success(result))
+        guard let request = prepareOrRefuse(url, options: options, context: context, resume: resume) else { return operation }
+        if let hit = immediateResult(for: request, mayReadDisk: true) {
+            resume(.success(hit))
             return operation
         }
+        let workKey = workKey(for: request)
         let id = coordinator.makeID()
         // Registered with the coordinator (and the work started) before this returns; the
         // operation's cancellation leaves it, and the completion has said so first.
@@ -62,17 +57,6 @@ extension ImageManager {
             coordinator.leave(id: id)
         }
         return operation
-    }
-
-    /// The hit the request's cache gives on the calling thread, when the request may be served
-    /// from the cache (not `fromLoaderOnly`, not `refreshCached`, a query tier) and the hit can
-    /// serve it (an image, or data with `avoidDecodeImage`).
-    private func immediateHit(for request: ImageLoadRequest) -> ImageCacheResult? {
-        let options = request.options
-        guard !options.contains(.fromLoaderOnly), !options.contains(.refreshCached), request.queryCacheType != .none,
-              case .hit(let hit) = request.cache.queryImageImmediately(forKey: request.key, options: options, context: request.context, cacheType: request.queryCacheType),
-              hit.image != nil || (options.contains(.avoidDecodeImage) && hit.data != nil) else { return nil }
-        return hit
     }
 
     /// The events and the result of a request as an `AsyncSequence`. Ending the iteration

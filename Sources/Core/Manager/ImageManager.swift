@@ -74,10 +74,21 @@ public import Foundation
 /// report through its context's ``WebImageContext/imageEventSink``. With no observer no event
 /// is made: the cost is one atomic load per request.
 ///
+/// The memory fast path (SDWebImage's and Nuke's synchronous memory check): both APIs, once
+/// the request is prepared (steps 1-4, so every override and the blocked-URL check apply), ask
+/// the cache for an answer it can give on the caller's thread
+/// (``ImageCache/queryImageImmediately(forKey:options:context:cacheType:)``), unless
+/// `fromLoaderOnly` or `refreshCached` or no query tier. A usable hit of the request's own key
+/// ends the request there: no task, no continuation, no registration (``isRunning`` never
+/// counts it), and the events `started`, `cacheHit`, `finished`. The completion-handler API
+/// then calls `completed` before it returns (on ``CallbackQueue/immediate``, the default, as
+/// SDWebImage calls its completion synchronously for a memory hit; another callback queue
+/// gets it asynchronously there); the async API returns without suspending. The async API asks
+/// for the memory tier's answer only (it leaves `queryMemoryDataSync` and `queryDiskDataSync`
+/// out of that query): a disk read and decode must not block the Swift concurrency pool.
+///
 /// Thread-safety: every method may be called from any thread. The pipeline runs in its own
-/// task, never on the caller's thread (the completion-handler API first asks the cache for an
-/// answer it can give on the caller's thread: ``ImageCache/queryImageImmediately(forKey:options:context:cacheType:)``);
-/// no user code runs under a lock.
+/// task, never on the caller's thread; no user code runs under a lock.
 public final class ImageManager: Sendable {
     /// The cache used when the request's context names none.
     public let imageCache: any ImageCache
@@ -151,6 +162,10 @@ public final class ImageManager: Sendable {
 
     /// Loads the image at `url`.
     ///
+    /// A memory hit of the request's key returns without suspending, before any task or
+    /// registration is made (see the memory fast path above); a calling task already
+    /// cancelled goes the usual way, and is refused.
+    ///
     /// Cancelling the calling task ends this request at once with a
     /// ``WebImageError/Code/cancelled`` error; requests sharing its work go on.
     /// - Parameters:
@@ -167,12 +182,23 @@ public final class ImageManager: Sendable {
         context: WebImageContext = WebImageContext(),
         events: ImageLoadEventHandler? = nil
     ) async throws -> ImageLoadResult {
+        let request: ImageLoadRequest
+        do {
+            request = try prepare(url, options: options, context: context)
+        } catch {
+            reportRefused(url, options: options, context: context, error: error)
+            throw error
+        }
+        // The memory fast path: no task, no continuation, no registration (a cancelled task
+        // goes the usual way, which refuses it).
+        if !Task.isCancelled, let hit = immediateResult(for: request, mayReadDisk: false) {
+            return hit
+        }
+        let workKey = workKey(for: request)
         let id = coordinator.makeID()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let resume: @Sendable (Result<ImageLoadResult, any Error>) -> Void = { continuation.resume(with: $0) }
-                guard let prepared = prepareOrRefuse(url, options: options, context: context, resume: resume) else { return }
-                submit(prepared.0, workKey: prepared.1, id: id, events: events, checksTaskCancellation: true, resume: resume)
+                submit(request, workKey: workKey, id: id, events: events, checksTaskCancellation: true) { continuation.resume(with: $0) }
             }
         } onCancel: {
             coordinator.leave(id: id)
@@ -243,7 +269,7 @@ public final class ImageManager: Sendable {
 
     /// ``prepare(_:options:context:)``; a refused request is reported to the event observers
     /// and resumed with its error, and the result is `nil`.
-    func prepareOrRefuse(_ url: URL?, options: WebImageOptions, context: WebImageContext, resume: @Sendable (Result<ImageLoadResult, any Error>) -> Void) -> (ImageLoadRequest, LoadWorkKey)? {
+    func prepareOrRefuse(_ url: URL?, options: WebImageOptions, context: WebImageContext, resume: @Sendable (Result<ImageLoadResult, any Error>) -> Void) -> ImageLoadRequest? {
         do {
             return try prepare(url, options: options, context: context)
         } catch {
@@ -254,7 +280,7 @@ public final class ImageManager: Sendable {
     }
 
     /// Validates the request and resolves its parts and keys.
-    private func prepare(_ url: URL?, options: WebImageOptions, context: WebImageContext) throws -> (ImageLoadRequest, LoadWorkKey) {
+    private func prepare(_ url: URL?, options: WebImageOptions, context: WebImageContext) throws -> ImageLoadRequest {
         guard let url, !url.absoluteString.isEmpty else {
             throw WebImageError(.invalidURL, "Image url is nil", url: url)
         }
@@ -273,7 +299,7 @@ public final class ImageManager: Sendable {
         let (key, originalKey) = Self.keys(for: url, options: options, context: context, cacheKeyFilter: defaults.cacheKeyFilter, transformer: transformer)
         context.imageCacheKey = key
         let cache = context.imageCache ?? imageCache
-        let request = ImageLoadRequest(
+        return ImageLoadRequest(
             url: url,
             options: options,
             context: context,
@@ -289,14 +315,13 @@ public final class ImageManager: Sendable {
             originalQueryCacheType: context.originalQueryCacheType ?? .all,
             originalStoreCacheType: context.originalStoreCacheType ?? .disk
         )
-        return (request, workKey(for: request))
     }
 
     /// The work a request resolves to: its cache key, the option flags that change the work,
     /// and the values of its context keys that change the load or the decode, as the keys
     /// declare (``WebImageContextKey/effect``). A context that cannot be compared makes the
     /// request's work its own.
-    private func workKey(for request: ImageLoadRequest) -> LoadWorkKey {
+    func workKey(for request: ImageLoadRequest) -> LoadWorkKey {
         let identity = request.context.identity(for: [.load, .decode])
         return LoadWorkKey(
             cacheKey: request.key,
