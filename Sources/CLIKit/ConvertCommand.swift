@@ -2,13 +2,14 @@ import Foundation
 import SwiftWebImage
 
 /// `webimage convert <input> <output> [--frame N] [--format F] [--quality Q]
-/// [--thumbnail WxH] [--max-pixels N] [--max-frames N] [--transform SPEC]...`: decode, optionally pick a frame, thumbnail and
+/// [--thumbnail WxH] [--max-pixels N] [--max-frame-pixels N] [--max-frames N] [--transform SPEC]...`: decode, optionally pick a frame, thumbnail and
 /// transform, encode, write.
 ///
 /// - The input is a path or an http(s), file or data URL, loaded through
 ///   ``ImageManager/shared`` with an empty cache (nothing is read from or written to a cache).
-/// - `--max-pixels` and `--max-frames` set the per-image decode budget
-///   (``WebImageContext/imageMaxTotalPixelCount``, ``WebImageContext/imageMaxFrameCount``).
+/// - `--max-pixels`, `--max-frame-pixels` and `--max-frames` set the decode limits
+///   (``WebImageContext/imageMaxTotalPixelCount``, ``WebImageContext/imageMaxPixelCount``,
+///   ``WebImageContext/imageMaxFrameCount``; ``applyLimits(_:to:command:)``).
 /// - `--thumbnail` and the transformers travel in the request's context; `--frame N` is a
 ///   ``FrameSelectionTransformer`` at the head of the pipeline, and `transformAnimatedImage`
 ///   is set so that animations are transformed too.
@@ -29,7 +30,7 @@ struct ConvertCommand: Command {
     static let help = """
         USAGE: webimage convert <input> <output> [--frame N] [--format png|jpeg|webp|...]
                                 [--quality Q] [--thumbnail WxH] [--max-pixels N]
-                                [--max-frames N] [--transform SPEC]...
+                                [--max-frame-pixels N] [--max-frames N] [--transform SPEC]...
 
         <input> is a path or an http(s), file or data URL. The output format follows the
         output's extension (.png, .jpg/.jpeg, .gif, .bmp, .webp, .wirl, and those of any other
@@ -60,7 +61,7 @@ struct ConvertCommand: Command {
     func run(_ arguments: [String]) async throws -> Int32 {
         let parser = ArgumentParser(
             command: Self.name,
-            options: ["--frame", "--format", "--quality", "--thumbnail", "--max-pixels", "--max-frames", "--transform"],
+            options: Self.limitOptions.union(["--frame", "--format", "--quality", "--thumbnail", "--transform"]),
             repeatable: ["--transform"]
         )
         let parsed = try parser.parse(arguments)
@@ -95,8 +96,7 @@ struct ConvertCommand: Command {
         if let thumbnail = parsed.value("--thumbnail") {
             context.imageThumbnailPixelSize = try Self.thumbnailSize(thumbnail, command: Self.name)
         }
-        context.imageMaxTotalPixelCount = try Self.limit(parsed.value("--max-pixels"), option: "--max-pixels", command: Self.name)
-        context.imageMaxFrameCount = try Self.limit(parsed.value("--max-frames"), option: "--max-frames", command: Self.name)
+        try Self.applyLimits(parsed, to: &context, command: Self.name)
 
         do {
             let source = try ImageSource(input)
@@ -185,14 +185,32 @@ struct ConvertCommand: Command {
         return size
     }
 
-    /// The help lines of `--max-pixels` and `--max-frames` (`info`, `convert` and `fetch`).
+    /// The help lines of `--max-pixels`, `--max-frame-pixels` and `--max-frames` (`info`,
+    /// `convert` and `fetch`).
     static let limitsHelp = """
         --max-pixels N        Refuse images of more than N pixels in all frames together
                                 (frames x source width x height; default \(ImageDecodeOptions.defaultMaxTotalPixelCount)).
+          --max-frame-pixels N  Refuse images with a frame of more than N pixels (source width
+                                x height; default \(ImageDecodeOptions.defaultMaxPixelCount); also sets JPEG's memory budget).
           --max-frames N        Refuse animations of more than N frames (default \(ImageDecodeOptions.defaultMaxFrameCount)).
         """
 
-    /// `--max-pixels N` or `--max-frames N`: a whole number of at least 1, or `nil` when not given.
+    /// The decode limit options of `info`, `convert` and `fetch`.
+    static let limitOptions: Set<String> = ["--max-pixels", "--max-frame-pixels", "--max-frames"]
+
+    /// Sets the decode limits given on the command line in `context`: `--max-pixels`
+    /// (``WebImageContext/imageMaxTotalPixelCount``), `--max-frame-pixels`
+    /// (``WebImageContext/imageMaxPixelCount``) and `--max-frames`
+    /// (``WebImageContext/imageMaxFrameCount``); a limit not given is left to the defaults.
+    /// - Throws: ``CLIError`` (usage) for a value that is not a whole number of at least 1.
+    static func applyLimits(_ parsed: ParsedArguments, to context: inout WebImageContext, command: String) throws(CLIError) {
+        context.imageMaxTotalPixelCount = try limit(parsed.value("--max-pixels"), option: "--max-pixels", command: command)
+        context.imageMaxPixelCount = try limit(parsed.value("--max-frame-pixels"), option: "--max-frame-pixels", command: command)
+        context.imageMaxFrameCount = try limit(parsed.value("--max-frames"), option: "--max-frames", command: command)
+    }
+
+    /// `--max-pixels N`, `--max-frame-pixels N` or `--max-frames N`: a whole number of at least 1,
+    /// or `nil` when not given.
     static func limit(_ value: String?, option: String, command: String) throws(CLIError) -> Int? {
         guard let value else { return nil }
         guard let number = Int(value), number >= 1 else {

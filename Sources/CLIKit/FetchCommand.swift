@@ -2,7 +2,8 @@ import Foundation
 import SwiftWebImage
 
 /// `webimage fetch <URL>... [--output DIR] [--cache-dir DIR | --no-cache] [--concurrency N]
-/// [--transform SPEC]... [--thumbnail WxH] [--verbose]`: loads images through
+/// [--transform SPEC]... [--thumbnail WxH] [--max-pixels N] [--max-frame-pixels N] [--max-frames N]
+/// [--verbose]`: loads images through
 /// ``ImageManager/shared`` and writes them to a folder.
 ///
 /// - Every load goes through the shared manager: cache query (memory, then disk), coalescing
@@ -28,7 +29,8 @@ struct FetchCommand: Command {
     static let help = """
         USAGE: webimage fetch <URL>... [--output DIR] [--cache-dir DIR | --no-cache]
                               [--concurrency N] [--transform SPEC]... [--thumbnail WxH]
-                              [--max-pixels N] [--max-frames N] [--verbose]
+                              [--max-pixels N] [--max-frame-pixels N] [--max-frames N]
+                              [--verbose]
 
         Loads each URL (http, https, file or data; a plain path works too) through the shared
         image manager and writes the images to DIR. Prints, per URL, whether it came from
@@ -78,7 +80,7 @@ struct FetchCommand: Command {
         let parser = ArgumentParser(
             command: Self.name,
             flags: ["--no-cache", "--verbose"],
-            options: ["--output", "--cache-dir", "--concurrency", "--transform", "--thumbnail", "--max-pixels", "--max-frames"],
+            options: ConvertCommand.limitOptions.union(["--output", "--cache-dir", "--concurrency", "--transform", "--thumbnail"]),
             repeatable: ["--transform"],
             aliases: ["-o": "--output", "-v": "--verbose"]
         )
@@ -104,8 +106,7 @@ struct FetchCommand: Command {
         if let thumbnail = parsed.value("--thumbnail") {
             context.imageThumbnailPixelSize = try ConvertCommand.thumbnailSize(thumbnail, command: Self.name)
         }
-        context.imageMaxTotalPixelCount = try ConvertCommand.limit(parsed.value("--max-pixels"), option: "--max-pixels", command: Self.name)
-        context.imageMaxFrameCount = try ConvertCommand.limit(parsed.value("--max-frames"), option: "--max-frames", command: Self.name)
+        try ConvertCommand.applyLimits(parsed, to: &context, command: Self.name)
         let reencode = transformer != nil || context.imageThumbnailPixelSize != nil
         let outputDirectory = URL(fileURLWithPath: parsed.value("--output") ?? ".", isDirectory: true)
         do {

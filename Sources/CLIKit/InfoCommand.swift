@@ -1,7 +1,7 @@
 import Foundation
 import SwiftWebImage
 
-/// `webimage info <file-or-URL>... [--json] [--max-pixels N] [--max-frames N]`: format, size, frames, loop count, frame
+/// `webimage info <file-or-URL>... [--json] [--max-pixels N] [--max-frame-pixels N] [--max-frames N]`: format, size, frames, loop count, frame
 /// durations and alpha of each input.
 ///
 /// Each input is loaded through ``ImageManager/shared`` (the shared loaders, decoding with the
@@ -21,7 +21,8 @@ struct InfoCommand: Command {
     static let name = "info"
     static let summary = "Format, size, frames, loop count, frame durations and alpha of images"
     static let help = """
-        USAGE: webimage info <file-or-URL>... [--json] [--max-pixels N] [--max-frames N]
+        USAGE: webimage info <file-or-URL>... [--json] [--max-pixels N] [--max-frame-pixels N]
+                             [--max-frames N]
 
         Describes each input: a file path, or an http(s), file or data URL.
         JPEG, PNG/APNG, GIF and BMP are described from their headers, without decoding:
@@ -52,7 +53,7 @@ struct InfoCommand: Command {
     }
 
     func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try ArgumentParser(command: Self.name, flags: ["--json"], options: ["--max-pixels", "--max-frames"]).parse(arguments)
+        let parsed = try ArgumentParser(command: Self.name, flags: ["--json"], options: ConvertCommand.limitOptions).parse(arguments)
         if parsed.has("--help") {
             console.printText(Self.help)
             return ExitStatus.success
@@ -62,8 +63,7 @@ struct InfoCommand: Command {
         }
         let json = parsed.has("--json")
         var limits = WebImageContext()
-        limits.imageMaxTotalPixelCount = try ConvertCommand.limit(parsed.value("--max-pixels"), option: "--max-pixels", command: Self.name)
-        limits.imageMaxFrameCount = try ConvertCommand.limit(parsed.value("--max-frames"), option: "--max-frames", command: Self.name)
+        try ConvertCommand.applyLimits(parsed, to: &limits, command: Self.name)
         var failed = false
         for argument in parsed.positionals {
             do {
@@ -85,8 +85,8 @@ struct InfoCommand: Command {
     /// Loads and describes one input, from its headers when the coder that would decode it is
     /// an ``ImageHeaderReader`` (every built-in format: nothing is decoded, so images over the
     /// limits are described too, with the refusal a decode would give), else by decoding it
-    /// under the budget `limits` sets (``WebImageContext/imageMaxTotalPixelCount``,
-    /// ``WebImageContext/imageMaxFrameCount``).
+    /// under the limits `limits` sets (``WebImageContext/imageMaxTotalPixelCount``,
+    /// ``WebImageContext/imageMaxPixelCount``, ``WebImageContext/imageMaxFrameCount``).
     func describe(_ argument: String, limits: WebImageContext = WebImageContext()) async throws -> ImageDescription {
         let source = try ImageSource(argument)
         var context = limits

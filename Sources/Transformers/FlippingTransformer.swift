@@ -15,10 +15,13 @@ public import WebImageCore
 ///
 /// Memory (decision): ``WebImageCore/ImageTransformer/transform(_:forKey:)`` borrows its input
 /// and the caller keeps it (the manager reads its format and extended data, caches and views
-/// may hold it), so the source's pixels are never this transformer's to overwrite: a flip makes
-/// one new bitmap per frame (a copy-on-write copy flipped in place, no zero-filled buffer first)
-/// and nothing more. For a still image the extra memory is one bitmap of the same size, bounded
-/// by the decoder's per-frame pixel limit; for a lazily decoded animation, one frame at a time.
+/// may hold it), so the source's pixels are never this transformer's to overwrite: a still
+/// image, a held frame and an animation's first frame get one new bitmap each (a copy-on-write
+/// copy flipped in place, no zero-filled buffer first), bounded by the decoder's per-frame pixel
+/// limit. The later frames of a lazily decoded animation are made for the transform
+/// (``WebImageCore/WebImage/mappingFramesInPlace(transformerKey:_:)``), one at a time as they
+/// are read, and flipped where they lie: a frame its provider hands over (the built-in GIF and
+/// APNG coders' last frame, and a frame before a keyframe) is flipped with no copy at all.
 /// Code that owns a bitmap outright flips it without a second one with
 /// ``WebImageCore/Bitmap/flip(horizontal:vertical:)``.
 ///
@@ -47,9 +50,9 @@ public struct FlippingTransformer: ImageTransformer, Hashable {
 
     /// Flips every frame of `image`.
     public func transform(_ image: WebImage, forKey key: String) throws -> WebImage {
-        try image.mappingFrames(transformerKey: transformerKey) { bitmap in
-            guard horizontal || vertical else { return bitmap }
-            return try BitmapOperations.flip(bitmap, horizontal: horizontal, vertical: vertical)
+        try image.mappingFramesInPlace(transformerKey: transformerKey) { bitmap in
+            guard horizontal || vertical else { return }
+            try BitmapOperations.flip(&bitmap, horizontal: horizontal, vertical: vertical)
         }
     }
 }

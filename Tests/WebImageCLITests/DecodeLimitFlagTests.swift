@@ -3,8 +3,9 @@ import Testing
 import SwiftWebImage
 import WebImageTestSupport
 
-/// `--max-pixels N` (frames x source pixels per image) and `--max-frames N` of `info`, `convert` and
-/// `fetch`, run as subprocesses on a 3-frame 12x10 GIF (360 pixels in all).
+/// `--max-pixels N` (frames x source pixels per image), `--max-frame-pixels N` (source pixels of
+/// one frame) and `--max-frames N` of `info`, `convert` and `fetch`, run as subprocesses on a
+/// 3-frame 12x10 GIF (120 pixels a frame, 360 in all).
 @Suite struct DecodeLimitFlagTests {
     let workspace = Workspace()
 
@@ -77,7 +78,48 @@ import WebImageTestSupport
         #expect(within.status == 0, "\(within.stderr)")
     }
 
+    /// `--max-frame-pixels` sets the per-frame limit (``WebImageContext/imageMaxPixelCount``) in
+    /// all three commands: 120 pixels a frame pass, 119 are refused from the header.
+    @Test func maxFramePixelsSetsThePerFrameLimit() async throws {
+        let info = try await run(["info", "anim.gif", "--json", "--max-frame-pixels", "119"])
+        #expect(info.status == 0)
+        #expect(info.stdout.contains(#""refused":{"code":"imageTooLarge","#), "\(info.stdout)")
+        #expect(info.stdout.contains("over the limit of 119 pixels per frame"), "\(info.stdout)")
+        let infoWithin = try await run(["info", "anim.gif", "--json", "--max-frame-pixels", "120"])
+        #expect(infoWithin.stdout.contains(#""refused":null"#), "\(infoWithin.stdout)")
+
+        let convert = try await run(["convert", "anim.gif", "out.gif", "--max-frame-pixels", "119"])
+        #expect(convert.status == 1)
+        #expect(convert.stderr.contains("over the limit of 119 pixels"), "\(convert.stderr)")
+        #expect(!workspace.contents().contains("out.gif"))
+        // The per-image budget is separate: 120 pixels a frame within a 360-pixel image pass.
+        let within = try await run(["convert", "anim.gif", "out.gif", "--max-frame-pixels", "120", "--max-pixels", "360"])
+        #expect(within.status == 0, "\(within.stderr)")
+        #expect(try GIFCoder().decode(try Data(contentsOf: workspace.url.appendingPathComponent("out.gif")), options: ImageDecodeOptions()).frameCount == 3)
+
+        let fetch = try await run(["fetch", "anim.gif", "--no-cache", "--output", "out", "--max-frame-pixels=119"])
+        #expect(fetch.status == 1)
+        #expect(fetch.stderr.contains("over the limit of 119 pixels"), "\(fetch.stderr)")
+        let fetchWithin = try await run(["fetch", "anim.gif", "--no-cache", "--output", "out", "--max-frame-pixels", "120"])
+        #expect(fetchWithin.status == 0, "\(fetchWithin.stderr)")
+    }
+
+    /// A larger per-frame limit lets through what the default refuses: a 16000x16000 GIF frame
+    /// (256 MP, over the default 50 MP), described by `info` without a refusal.
+    @Test func maxFramePixelsRaisesTheDefault() async throws {
+        var huge = Data("GIF89a".utf8) + [0x80, 0x3E, 0x80, 0x3E, 0x80, 0, 0, 0, 0, 0, 255, 255, 255]
+        huge += [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x4C, 0x01, 0, 0x3B]
+        try workspace.write(huge, to: "huge.gif")
+        let refused = try await run(["info", "huge.gif", "--json"])
+        #expect(refused.stdout.contains("over the limit of \(ImageDecodeOptions.defaultMaxPixelCount) pixels per frame"), "\(refused.stdout)")
+        let raised = try await run(["info", "huge.gif", "--json", "--max-frame-pixels", "256000000", "--max-pixels", "256000000"])
+        #expect(raised.status == 0)
+        #expect(raised.stdout.contains(#""width":16000,"height":16000"#), "\(raised.stdout)")
+        #expect(raised.stdout.contains(#""refused":null"#), "\(raised.stdout)")
+    }
+
     @Test(arguments: [
+        (["info", "anim.gif", "--max-frame-pixels", "0"], "webimage info: --max-frame-pixels needs a whole number of at least 1, not '0'"),
         (["info", "anim.gif", "--max-pixels", "0"], "webimage info: --max-pixels needs a whole number of at least 1, not '0'"),
         (["convert", "anim.gif", "o.png", "--max-frames", "many"], "webimage convert: --max-frames needs a whole number of at least 1, not 'many'"),
         (["fetch", "anim.gif", "--max-pixels", "-5"], "webimage fetch: --max-pixels needs a whole number of at least 1, not '-5'"),
@@ -93,6 +135,7 @@ import WebImageTestSupport
             let help = try await run([command, "--help"])
             #expect(help.stdout.contains("--max-pixels N"), "\(command)")
             #expect(help.stdout.contains("--max-frames N"), "\(command)")
+            #expect(help.stdout.contains("--max-frame-pixels N"), "\(command)")
         }
     }
 }

@@ -35,6 +35,7 @@ import WebImageCore
         ("ImageThumbnailPixelSize", WebImageContextKeys.ImageThumbnailPixelSize.effect, .decode),
         ("ImagePreserveAspectRatio", WebImageContextKeys.ImagePreserveAspectRatio.effect, .decode),
         ("ImageScaleDownLimitBytes", WebImageContextKeys.ImageScaleDownLimitBytes.effect, .decode),
+        ("ImageMaxPixelCount", WebImageContextKeys.ImageMaxPixelCount.effect, .decode),
         ("ImageMaxTotalPixelCount", WebImageContextKeys.ImageMaxTotalPixelCount.effect, .decode),
         ("ImageMaxFrameCount", WebImageContextKeys.ImageMaxFrameCount.effect, .decode),
         ("ImageDecodeOptions", WebImageContextKeys.ImageDecodeOptions.effect, .decode),

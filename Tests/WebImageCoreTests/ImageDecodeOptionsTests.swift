@@ -318,6 +318,29 @@ import WebImageCore
         #expect(options.scaleDownLimitBytes == 7000)
     }
 
+    /// The three decode limits have context keys of their own, which beat `imageDecodeOptions`.
+    @Test func limitKeysBeatImageDecodeOptions() {
+        var base = ImageDecodeOptions()
+        base.maxPixelCount = 11
+        base.maxTotalPixelCount = 22
+        base.maxFrameCount = 33
+        let unset = ImageDecodeOptions(options: [], context: WebImageContext { $0.imageDecodeOptions = base })
+        #expect(unset.maxPixelCount == 11 && unset.maxTotalPixelCount == 22 && unset.maxFrameCount == 33)
+        let context = WebImageContext {
+            $0.imageDecodeOptions = base
+            $0.imageMaxPixelCount = 1_000
+            $0.imageMaxTotalPixelCount = 2_000
+            $0.imageMaxFrameCount = 3
+        }
+        let options = ImageDecodeOptions(options: [], context: context)
+        #expect(options.maxPixelCount == 1_000)
+        #expect(options.maxTotalPixelCount == 2_000)
+        #expect(options.maxFrameCount == 3)
+        let alone = ImageDecodeOptions(options: [], context: WebImageContext { $0.imageMaxPixelCount = 640 * 480 })
+        #expect(alone.maxPixelCount == 640 * 480)
+        #expect(alone.maxTotalPixelCount == ImageDecodeOptions.defaultMaxTotalPixelCount)
+    }
+
     @Test func individualKeysOverDefaults() {
         let context = WebImageContext {
             $0.imageThumbnailPixelSize = Self.size(64, 48)

@@ -76,6 +76,11 @@ public enum WebImageContextKeys {
         public typealias Value = Int
         public static let effect = WebImageContextKeyEffect.decode
     }
+    /// The key of ``WebImageContext/imageMaxPixelCount``: changes the decode.
+    public enum ImageMaxPixelCount: WebImageContextKey {
+        public typealias Value = Int
+        public static let effect = WebImageContextKeyEffect.decode
+    }
     /// The key of ``WebImageContext/imageMaxTotalPixelCount``: changes the decode.
     public enum ImageMaxTotalPixelCount: WebImageContextKey {
         public typealias Value = Int
@@ -209,6 +214,13 @@ extension WebImageContext {
     public var imageScaleDownLimitBytes: Int? {
         get { self[WebImageContextKeys.ImageScaleDownLimitBytes.self] }
         set { self[WebImageContextKeys.ImageScaleDownLimitBytes.self] = newValue }
+    }
+    /// The most pixels one source frame may have, from its header, whatever size it is decoded
+    /// at (``ImageDecodeOptions/maxPixelCount``; default 50 megapixels). It also sets the JPEG
+    /// decoder's memory budget.
+    public var imageMaxPixelCount: Int? {
+        get { self[WebImageContextKeys.ImageMaxPixelCount.self] }
+        set { self[WebImageContextKeys.ImageMaxPixelCount.self] = newValue }
     }
     /// The pixel budget of a whole image, frames x source width x height, thumbnails included
     /// (``ImageDecodeOptions/maxTotalPixelCount``; default 100 megapixels).

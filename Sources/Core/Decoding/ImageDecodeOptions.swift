@@ -70,6 +70,7 @@ public struct ImageDecodeOptions: Sendable {
         }
         if let size = context.imageThumbnailPixelSize { thumbnailPixelSize = size }
         if let preserve = context.imagePreserveAspectRatio { preserveAspectRatio = preserve }
+        if let pixels = context.imageMaxPixelCount { maxPixelCount = pixels }
         if let total = context.imageMaxTotalPixelCount { maxTotalPixelCount = total }
         if let frames = context.imageMaxFrameCount { maxFrameCount = frames }
         if options.contains(.decodeFirstFrameOnly) { firstFrameOnly = true }

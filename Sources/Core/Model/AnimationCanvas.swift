@@ -11,6 +11,12 @@
 /// Sequential access costs one frame decode per frame; going back (or far forward) restarts at
 /// the nearest keyframe at or before the target (see ``AnimationFrameLayout/isKeyframe``).
 ///
+/// Memory: the canvas is one `width * height * 4` buffer. A frame returned by a render shares it
+/// copy-on-write, so drawing the next frame while the caller still holds the last one copies it.
+/// ``takePixels()`` hands the buffer over instead when no later frame is drawn on it (the last
+/// frame, or the frame before a keyframe): a reader that goes through the frames once gets the
+/// last one (and every frame before a keyframe) as its only owner, free to change in place.
+///
 /// A value type that is not safe to mutate from two threads at once: an animated image provider
 /// keeps it in a ``Locked`` and renders under the lock.
 public struct AnimationCanvas: Sendable {
@@ -21,7 +27,8 @@ public struct AnimationCanvas: Sendable {
     /// The frames, in display order.
     public let frames: [AnimationFrameLayout]
     /// The canvas as last rendered: `width * height * 4` bytes, RGBA8, straight alpha; all zero
-    /// before the first render.
+    /// before the first render; empty after ``takePixels()`` handed them over, until the next
+    /// render.
     public private(set) var pixels: [UInt8]
     /// The frame now drawn (before its disposal), or -1.
     private var index = -1
@@ -104,6 +111,27 @@ public struct AnimationCanvas: Sendable {
         }
     }
 
+    /// The pixels of the frame now drawn, handed over when the canvas no longer needs them.
+    ///
+    /// When the frame now drawn is the last, or the next one is a keyframe (drawn on a clear
+    /// canvas), no frame that follows in order is drawn on these pixels: the canvas lets go of
+    /// them, and the array returned is their only owner (a caller may change it in place without
+    /// a copy). ``pixels`` is then empty, and the next render starts at a keyframe on a new
+    /// buffer, as it would after going back. Otherwise the canvas keeps them, and the array
+    /// returned shares them copy-on-write (as a render's result does).
+    /// - Returns: `width * height * 4` bytes, RGBA8, straight alpha: the frame last rendered
+    ///   (all zero before the first render).
+    public mutating func takePixels() -> [UInt8] {
+        let isLast = index >= 0 && index == frames.count - 1
+        let nextIsKeyframe = index >= 0 && index + 1 < frames.count && frames[index + 1].isKeyframe
+        guard isLast || nextIsKeyframe else { return pixels }
+        let taken = pixels
+        pixels = []
+        index = -1
+        saved = nil
+        return taken
+    }
+
     /// Brings the canvas to frame `target` (see ``render(_:decode:)``), calling `drawFrame` to
     /// draw each frame from the starting point to `target` after disposing of the one before.
     private mutating func renderFrames(
@@ -121,7 +149,11 @@ public struct AnimationCanvas: Sendable {
             start = index + 1  // carry on from the frame on the canvas
         } else {
             start = keyframe
-            pixels.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+            if pixels.count == width * height * 4 {
+                pixels.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+            } else {
+                pixels = [UInt8](repeating: 0, count: width * height * 4)  // handed over by takePixels()
+            }
             index = -1
             saved = nil
         }

@@ -21,6 +21,20 @@ extension WebImage {
     /// - Throws: `body`'s error on frame 0 (on any frame for held frames);
     ///   ``WebImageError/Code/transformFailed`` when held frames come out in different sizes.
     public func mappingFrames(transformerKey: String, _ body: @escaping @Sendable (Bitmap) throws -> Bitmap) throws -> WebImage {
+        try mappingFramesInPlace(transformerKey: transformerKey) { bitmap in bitmap = try body(bitmap) }
+    }
+
+    /// A copy of this image with `body` applied to every frame where it lies: as
+    /// ``mappingFrames(transformerKey:_:)`` (the same result, laziness and errors), for a
+    /// function that changes a bitmap in place, such as ``Bitmap``'s flip.
+    ///
+    /// Memory: frame `n > 0` of a lazily decoded animation is made for this call (read from the
+    /// source's frame provider, and handed over by it when it keeps no reference, as the built-in
+    /// GIF and APNG providers do with a frame no later frame is drawn on), so `body` owns it and
+    /// a change in place copies nothing. Frame 0 and held frames are also the source's: the first
+    /// change copies them on write, so `body` never alters the source image.
+    /// - Throws: As ``mappingFrames(transformerKey:_:)``.
+    public func mappingFramesInPlace(transformerKey: String, _ body: @escaping @Sendable (inout Bitmap) throws -> Void) throws -> WebImage {
         let count = frameCount
         var result: WebImage
         if isLazilyAnimated, count > 1 {
@@ -31,7 +45,7 @@ extension WebImage {
             frames.reserveCapacity(count)
             for index in 0..<count {
                 var frame = try self.frame(at: index)  // keeps the duration and the stated duration
-                frame.bitmap = try FrameMappingProvider.apply(body, to: frame.bitmap, index: index, of: count, transformerKey: transformerKey)
+                try FrameMappingProvider.apply(body, to: &frame.bitmap, index: index, of: count, transformerKey: transformerKey)
                 frames.append(frame)
             }
             do {

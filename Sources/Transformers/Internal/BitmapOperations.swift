@@ -66,14 +66,22 @@ enum BitmapOperations {
     /// buffer; padded rows are remapped into a bitmap without padding, as the other operations
     /// return.
     static func flip(_ bitmap: Bitmap, horizontal: Bool, vertical: Bool) throws -> Bitmap {
+        var flipped = bitmap
+        try flip(&flipped, horizontal: horizontal, vertical: vertical)
+        return flipped
+    }
+
+    /// Mirrors `bitmap` where it lies, as ``flip(_:horizontal:vertical:)`` does: rows without
+    /// padding in place (no copy when the storage is not shared), padded rows remapped into a
+    /// new bitmap without padding.
+    static func flip(_ bitmap: inout Bitmap, horizontal: Bool, vertical: Bool) throws {
         let w = bitmap.width
         let h = bitmap.height
         if bitmap.bytesPerRow == w * 4 {
-            var flipped = bitmap
-            flipped.flip(horizontal: horizontal, vertical: vertical)
-            return flipped
+            bitmap.flip(horizontal: horizontal, vertical: vertical)
+            return
         }
-        return try remap(bitmap, width: w, height: h) { x, y in
+        bitmap = try remap(bitmap, width: w, height: h) { x, y in
             (horizontal ? w - 1 - x : x, vertical ? h - 1 - y : y)
         }
     }

@@ -9,8 +9,11 @@ import WebImageCore
 ///
 /// Frames are written one at a time as ``PreparedFrames`` makes them: frame `n` is quantized,
 /// written and dropped before frame `n + 1` is read, so an animation never sits in memory
-/// whole. Whether any frame is transparent is known only at the end; each frame's disposal
-/// byte is written as "keep" and set to "background" afterwards when one was.
+/// whole. Within a frame, the palette comes from a pass over the pixels, then each row is mapped
+/// to palette indices and compressed straight into the output (``LZWEncoder``): no frame-size
+/// buffer of indices or of compressed data is made. Whether any frame is transparent is known
+/// only at the end; each frame's disposal byte is written as "keep" and set to "background"
+/// afterwards when one was.
 enum GIFEncoding {
     static func encode(_ frames: PreparedFrames, loopCount: Int?) throws -> Data {
         var first: ImageFrame? = try frames.frame(at: 0)
@@ -41,7 +44,7 @@ enum GIFEncoding {
             }
             let transparent = frame.bitmap.hasAlpha && Self.hasTransparentPixels(frame.bitmap)
             anyTransparent = anyTransparent || transparent
-            let encoded = Self.quantize(frame.bitmap, transparent: transparent)
+            var encoded = Self.palette(for: frame.bitmap, transparent: transparent)
             if index == 0 {
                 output.append(0x80 | 0x70 | UInt8(encoded.bits - 1))  // global table, 8-bit color resolution
                 output.append(0)  // background index
@@ -76,13 +79,7 @@ enum GIFEncoding {
             }
             let minimumCodeSize = max(2, encoded.bits)
             output.append(UInt8(minimumCodeSize))
-            var offset = 0
-            while offset < encoded.data.count {
-                let size = min(255, encoded.data.count - offset)
-                output.append(UInt8(size))
-                output.append(contentsOf: encoded.data[offset..<offset + size])
-                offset += size
-            }
+            Self.writeIndices(of: frame.bitmap, quantizer: &encoded.quantizer, transparentIndex: encoded.transparentIndex, minimumCodeSize: minimumCodeSize, to: &output)
             output.append(0)
         }
         if anyTransparent {
@@ -110,32 +107,44 @@ enum GIFEncoding {
         }
     }
 
-    /// The palette (padded to a power of two), its bit count, the transparent index and the LZW data.
-    static func quantize(_ bitmap: Bitmap, transparent: Bool) -> (palette: [(UInt8, UInt8, UInt8)], bits: Int, transparentIndex: Int?, data: [UInt8]) {
-        var quantizer = MedianCutQuantizer(bitmaps: [bitmap], maximumColors: transparent ? 255 : 256)
+    /// The quantizer of `bitmap`, its palette (padded to a power of two), the palette's bit
+    /// count and the transparent index (the entry after the colors, when `transparent`).
+    static func palette(for bitmap: Bitmap, transparent: Bool) -> (quantizer: MedianCutQuantizer, palette: [(UInt8, UInt8, UInt8)], bits: Int, transparentIndex: Int?) {
+        let quantizer = MedianCutQuantizer(bitmaps: [bitmap], maximumColors: transparent ? 255 : 256)
         var palette = quantizer.palette
         let transparentIndex = transparent ? palette.count : nil
         if transparent { palette.append((0, 0, 0)) }
         var bits = 1
         while 1 << bits < palette.count { bits += 1 }
         while palette.count < 1 << bits { palette.append((0, 0, 0)) }
-        var indices = [UInt8](repeating: 0, count: bitmap.width * bitmap.height)
+        return (quantizer, palette, bits, transparentIndex)
+    }
+
+    /// The image data of `bitmap`: each row mapped to palette indices (alpha below 128 to
+    /// `transparentIndex`) and LZW-compressed into `output` as data sub-blocks, one row of
+    /// indices held at a time. The block terminator is the caller's.
+    static func writeIndices(of bitmap: Bitmap, quantizer: inout MedianCutQuantizer, transparentIndex: Int?, minimumCodeSize: Int, to output: inout Data) {
+        var encoder = LZWEncoder(minimumCodeSize: minimumCodeSize)
+        var row = [UInt8](repeating: 0, count: bitmap.width)
         bitmap.bytes.withUnsafeBufferPointer { bytes in
-            var pixel = 0
-            for y in 0..<bitmap.height {
-                var index = y * bitmap.bytesPerRow
-                for _ in 0..<bitmap.width {
-                    if let transparentIndex, bytes[index + 3] < 128 {
-                        indices[pixel] = UInt8(transparentIndex)
-                    } else {
-                        indices[pixel] = UInt8(quantizer.index(bytes[index], bytes[index + 1], bytes[index + 2]))
+            row.withUnsafeMutableBufferPointer { row in
+                for y in 0..<bitmap.height {
+                    var index = y * bitmap.bytesPerRow
+                    for x in 0..<bitmap.width {
+                        if let transparentIndex, bytes[index + 3] < 128 {
+                            row[x] = UInt8(transparentIndex)
+                        } else {
+                            row[x] = UInt8(quantizer.index(bytes[index], bytes[index + 1], bytes[index + 2]))
+                        }
+                        index += 4
                     }
-                    pixel += 1
-                    index += 4
+                    encoder.append(UnsafeBufferPointer(row))
+                    encoder.drainBlocks(into: &output)
                 }
             }
         }
-        return (palette, bits, transparentIndex, LZWEncoder.encode(indices, minimumCodeSize: max(2, bits)))
+        encoder.finish()
+        encoder.drainBlocks(into: &output)
     }
 
     static func appendPalette(_ palette: [(UInt8, UInt8, UInt8)], bits: Int, to output: inout Data) {

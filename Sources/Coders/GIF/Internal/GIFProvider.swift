@@ -14,7 +14,9 @@ import WebImageCore
 /// not the source. Frame edges that fall inside a thumbnail pixel are approximated (see
 /// ``ScaledAnimationCanvas``). A full-size decode composites at full size, each frame decoded a
 /// row at a time straight into the canvas (``AnimationCanvas/render(_:decodeRows:)``), so the
-/// canvas is the only screen-size buffer it makes.
+/// canvas is the only screen-size buffer it makes; the last frame (and a frame before a
+/// keyframe) is handed over with the canvas's buffer (``AnimationCanvas/takePixels()``), so a
+/// reader that changes it in place, such as a flip, copies nothing.
 ///
 /// Thread-safety: the canvas sits in a `Locked` (Core's mutex); frames are rendered under it
 /// (only this provider's own code runs there), so concurrent callers take turns.
@@ -107,7 +109,8 @@ final class GIFProvider: AnimatedImageProvider {
         } else {
             pixels = canvas!.withLock { canvas in
                 // Decoding a GIF frame never throws: missing or corrupt data leaves pixels transparent.
-                (try? canvas.render(index) { frameIndex, draw in self.decodeFrame(frameIndex, drawing: draw) }) ?? canvas.pixels
+                _ = try? canvas.render(index) { frameIndex, draw in self.decodeFrame(frameIndex, drawing: draw) }
+                return canvas.takePixels()
             }
         }
         return try Bitmap(width: pixelSize.width, height: pixelSize.height, bytes: pixels, hasAlpha: hasAlpha)

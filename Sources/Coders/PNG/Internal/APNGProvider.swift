@@ -13,7 +13,8 @@ import WebImageCore
 /// ever allocated: memory grows with the thumbnail, not the source (every frame's data is still
 /// inflated in full, which is why ``ImageDecodeOptions/maxTotalPixelCount`` counts source
 /// pixels). Frame edges that fall inside a thumbnail pixel are approximated (see
-/// ``ScaledAnimationCanvas``). A full-size decode composites at full size, as before.
+/// ``ScaledAnimationCanvas``). A full-size decode composites at full size, as before; a frame no
+/// later frame is drawn on is handed over with the canvas's buffer (``AnimationCanvas/takePixels()``).
 ///
 /// Thread-safety: the canvas sits in a `Locked` (Core's mutex); frames are rendered under it (only this
 /// provider's own code runs there), so concurrent callers take turns.
@@ -130,12 +131,13 @@ final class APNGProvider: AnimatedImageProvider {
             return try Bitmap(width: pixelSize.width, height: pixelSize.height, bytes: pixels, hasAlpha: hasAlpha)
         }
         let pixels = try canvas!.withLock { canvas in
-            try canvas.render(index) { frameIndex in
+            _ = try canvas.render(index) { frameIndex in
                 let frame = frames[frameIndex]
                 return try animatedImageData.withUnsafeBytes { raw in
                     try PNGDecoding.pixels(raw, file: file, ranges: frame.data, width: frame.control.width, height: frame.control.height).bytes
                 }
             }
+            return canvas.takePixels()  // the canvas's buffer itself when no later frame needs it
         }
         return try Bitmap(width: pixelSize.width, height: pixelSize.height, bytes: pixels, hasAlpha: hasAlpha)
     }

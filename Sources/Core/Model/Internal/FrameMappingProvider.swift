@@ -1,11 +1,13 @@
 import Foundation
 
 /// The frames of `source` with a per-frame function applied on demand: what a transformer
-/// makes of a lazily decoded animation (``WebImage/mappingFrames(transformerKey:_:)``).
+/// makes of a lazily decoded animation (``WebImage/mappingFramesInPlace(transformerKey:_:)``).
 ///
 /// Frame 0 is made at creation (it is the poster, and a transformer that fails on every frame
 /// fails there, at transform time); frame `n` is made when asked for, from the source's frame
-/// `n` read straight from the source's frame provider (so nothing is buffered twice). It keeps
+/// `n` read straight from the source's frame provider (so nothing is buffered twice) and changed
+/// where it lies: nothing else holds it unless the provider keeps a reference, so the function
+/// may work in place without a copy. It keeps
 /// that provider, not the source image: once the caller lets go of the source, the source's
 /// poster (and any frames it buffered) is freed, and a decoder that shares its canvas with its
 /// poster (GIF, APNG) no longer has to copy the canvas to draw the next frame. The
@@ -19,8 +21,8 @@ struct FrameMappingProvider: AnimatedImageProvider {
     let sourceFrames: any AnimatedImageProvider
     /// Names the function in error messages.
     let transformerKey: String
-    /// The per-frame function.
-    let body: @Sendable (Bitmap) throws -> Bitmap
+    /// The per-frame function, changing a frame in place.
+    let body: @Sendable (inout Bitmap) throws -> Void
     /// Frame 0, mapped.
     let poster: Bitmap
     let durations: [Double]
@@ -28,7 +30,7 @@ struct FrameMappingProvider: AnimatedImageProvider {
 
     /// - Throws: `body`'s error on frame 0; ``WebImageError/Code/invalidArgument`` when
     ///   `source`'s frames are not lazy (``WebImage/isLazilyAnimated``).
-    init(source: WebImage, transformerKey: String, body: @escaping @Sendable (Bitmap) throws -> Bitmap) throws {
+    init(source: WebImage, transformerKey: String, body: @escaping @Sendable (inout Bitmap) throws -> Void) throws {
         switch source.storage {
         case .animated(let animated), .transformed(let animated):
             self.sourceFrames = animated.provider
@@ -39,7 +41,9 @@ struct FrameMappingProvider: AnimatedImageProvider {
         self.body = body
         self.durations = source.frameDurations
         self.statedDurations = source.statedFrameDurations
-        self.poster = try Self.apply(body, to: source.bitmap, index: 0, of: source.frameCount, transformerKey: transformerKey)
+        var poster = source.bitmap  // the source's too: the first change copies it
+        try Self.apply(body, to: &poster, index: 0, of: source.frameCount, transformerKey: transformerKey)
+        self.poster = poster
     }
 
     /// The bytes the source's frame provider holds for this image: its encoded data, or for a
@@ -62,23 +66,24 @@ struct FrameMappingProvider: AnimatedImageProvider {
 
     func frame(at index: Int) throws -> Bitmap {
         if index == 0 { return poster }
-        let input = try sourceFrames.frame(at: index)
-        let output = try Self.apply(body, to: input, index: index, of: frameCount, transformerKey: transformerKey)
+        var output = try sourceFrames.frame(at: index)  // made for this call: changed where it lies
+        try Self.apply(body, to: &output, index: index, of: frameCount, transformerKey: transformerKey)
         guard output.size == poster.size else {
             throw WebImageError(.transformFailed, "\(transformerKey) made frame \(index) of \(frameCount) \(output.size), frame 0 \(poster.size): every frame must have one size")
         }
         return output
     }
 
-    /// `body(bitmap)`: a ``WebImageError`` passes through, any other error is wrapped in
+    /// `body(&bitmap)`: a ``WebImageError`` passes through, any other error is wrapped in
     /// ``WebImageError/Code/transformFailed`` naming `transformerKey` and the frame.
-    static func apply(_ body: (Bitmap) throws -> Bitmap, to bitmap: Bitmap, index: Int, of count: Int, transformerKey: String) throws -> Bitmap {
+    static func apply(_ body: (inout Bitmap) throws -> Void, to bitmap: inout Bitmap, index: Int, of count: Int, transformerKey: String) throws {
+        let size = bitmap.size
         do {
-            return try body(bitmap)
+            try body(&bitmap)
         } catch let error as WebImageError {
             throw error
         } catch {
-            throw WebImageError(.transformFailed, "\(transformerKey) failed on frame \(index) of \(count) (\(bitmap.size))", underlyingError: error)
+            throw WebImageError(.transformFailed, "\(transformerKey) failed on frame \(index) of \(count) (\(size))", underlyingError: error)
         }
     }
 }

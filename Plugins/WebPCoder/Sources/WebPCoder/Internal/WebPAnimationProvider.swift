@@ -89,7 +89,8 @@ final class WebPAnimationProvider: AnimatedImageProvider {
             throw WebImageError(.invalidArgument, "frame index \(index) is outside 0..<\(frameCount)")
         }
         let pixels = try canvas.withLock { canvas in
-            try canvas.render(index) { frameIndex in try decodeFrame(frameIndex) }
+            _ = try canvas.render(index) { frameIndex in try decodeFrame(frameIndex) }
+            return canvas.takePixels()  // the canvas's buffer itself when no later frame needs it
         }
         let bitmap = try Bitmap(width: canvasSize.width, height: canvasSize.height, bytes: pixels, hasAlpha: hasAlpha)
         if bitmap.size == pixelSize { return bitmap }
