@@ -47,8 +47,15 @@ struct GaussianBlurKernel {
         let horizontal = Self.shifts(widths: widths, inputBound: 65025)
         // Keep extra bits between the directions while the first vertical pass cannot overflow
         // and the rescaled values stay below 2^22 (the float rounding trick's range).
+        // When all the vertical passes fit without shifting, keep it so (shifts cost an
+        // instruction a pixel, and the fused vertical step needs none).
+        let product = widths.reduce(1, *)
+        let fitsUnshifted = { (extra: Int) in product <= limit / (65025 << extra) }
         var extra = 0
-        while extra < 6, 65025 << (extra + 1) < 1 << 22, (65025 << (extra + 1)) * widths[0] <= limit { extra += 1 }
+        while extra < 6, 65025 << (extra + 1) < 1 << 22, (65025 << (extra + 1)) * widths[0] <= limit,
+              !fitsUnshifted(0) || fitsUnshifted(extra + 1) {
+            extra += 1
+        }
         let vertical = Self.shifts(widths: widths, inputBound: 65025 << extra)
         horizontalShifts = horizontal.shifts
         verticalShifts = vertical.shifts
@@ -324,6 +331,20 @@ struct GaussianBlurKernel {
             ring + (GaussianBlurKernel.mirror(index, count: height) % capacity) * width
         }
 
+        /// Whether the next output row is a steady step: the sums are running, the row entering
+        /// the window is row `newest` (the row just in, or about to come in), and no row below
+        /// the image is mirrored in.
+        func isSteady(entering newest: Int) -> Bool {
+            emitted >= 1 && emitted + radius + 1 == newest && newest < height
+        }
+
+        /// The row leaving the window at the next (steady) step, counting that step as emitted.
+        mutating func takeSteadyStep() -> UnsafeMutablePointer<SIMD4<Int32>> {
+            let leaving = row(emitted - radius)
+            emitted += 1
+            return leaving
+        }
+
         /// Whether the next output row's inputs are all in.
         var canEmit: Bool {
             emitted < height && received >= min(emitted + radius + 2, height)
@@ -396,10 +417,16 @@ struct GaussianBlurKernel {
         defer { stages.forEach { $0.deallocate() } }
         let rowBytes = width * 4
         var written = 0
+        let fusable = verticalShifts.allSatisfy { $0 == 0 } && (stages.count == 3 || stages.count == 4)
         for y in 0..<height {
-            row(y, stages[0].nextInput)
+            let newest = stages[0].nextInput
+            row(y, newest)
             stages[0].received += 1
-            // Push rows down the cascade as far as they can go.
+            if fusable, fusedStep(&stages, entering: newest, y: y, converter: converter, output: output + written * rowBytes) {
+                written += 1
+            }
+            // Push rows down the cascade as far as they can go (after a fused step, only the
+            // last input row lets more out: the rows whose windows mirror below the image).
             var progressed = true
             while progressed {
                 progressed = false
@@ -415,6 +442,60 @@ struct GaussianBlurKernel {
                 }
             }
         }
+    }
+
+    /// When every stage is steady (away from the top and bottom edges), one row through all the
+    /// stages in a single sweep: each stage's output goes on to the next in a register (and into
+    /// that stage's ring for later). Same integer sums as stage by stage. Returns false, doing
+    /// nothing, when some stage is not steady.
+    private func fusedStep(
+        _ stages: inout [VerticalStage], entering: UnsafeMutablePointer<SIMD4<Int32>>, y: Int,
+        converter: BlurPixelConverter, output: UnsafeMutableRawPointer
+    ) -> Bool {
+        guard stages[0].isSteady(entering: y) else { return false }
+        for index in 1..<stages.count where !stages[index].isSteady(entering: stages[index].received) { return false }
+        let four = stages.count == 4
+        let last = stages.count - 1
+        let width = stages[0].width
+        let e0 = entering
+        let s0 = stages[0].sums, l0 = stages[0].takeSteadyStep(), t0 = stages[1].nextInput
+        let s1 = stages[1].sums, l1 = stages[1].takeSteadyStep(), t1 = stages[2].nextInput
+        let s2 = four ? stages[2].sums : s1
+        let l2 = four ? stages[2].takeSteadyStep() : l1
+        let t2 = four ? stages[3].nextInput : t1
+        let sLast = stages[last].sums, lLast = stages[last].takeSteadyStep()
+        for index in 1...last { stages[index].received += 1 }
+        @inline(__always) func sweep(four: Bool) {
+            @inline(__always) func next(_ x: Int) -> SIMD4<Int32> {
+                let a = s0[x]
+                s0[x] = a &+ (e0[x] &- l0[x])
+                t0[x] = a
+                let b = s1[x]
+                s1[x] = b &+ (a &- l1[x])
+                t1[x] = b
+                var v = b
+                if four {
+                    let c = s2[x]
+                    s2[x] = c &+ (b &- l2[x])
+                    t2[x] = c
+                    v = c
+                }
+                let d = sLast[x]
+                sLast[x] = d &+ (v &- lLast[x])
+                return d
+            }
+            var x = 0
+            while x &+ 4 <= width {
+                converter.store(next(x), next(x &+ 1), next(x &+ 2), next(x &+ 3), to: output + x &* 4)
+                x &+= 4
+            }
+            while x < width {
+                output.storeBytes(of: converter.pixel(next(x)), toByteOffset: x &* 4, as: SIMD4<UInt8>.self)
+                x &+= 1
+            }
+        }
+        if four { sweep(four: true) } else { sweep(four: false) }
+        return true
     }
 
     /// Vertical passes over one full-size buffer, in strips of columns (for short images).
