@@ -102,8 +102,8 @@ public struct JPEGCoder: ProgressiveImageCoder {
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw WebImageError(.encodingFailed, "libjpeg failed to encode a \(bitmap.size) image: \(text)")
         }
-        defer { wi_jpeg_free(output) }
-        return Data(bytes: output, count: length)
+        // The shim's buffer is malloc'ed and exactly `length` long: the Data takes it over.
+        return Data(bytesNoCopy: output, count: length, deallocator: .free)
     }
 
     /// `true` while `data` could still be the start of a JPEG.

@@ -171,6 +171,7 @@ enum JPEGDecoding {
         var readStatus: Int32 = Int32(WI_JPEG_OK)
         var rowsRead: Int32 = 0
         var pixels = PixelBuffer.make(count: rowBytes * height) { buffer in
+            wi_jpeg_advise_pixel_buffer(buffer.baseAddress!, buffer.count)
             readStatus = wi_jpeg_decoder_read_rows(decoder, buffer.baseAddress!, rowBytes, Int32(height), &rowsRead)
             let done = max(0, Int(rowsRead)) * rowBytes
             if done < buffer.count {
