@@ -55,6 +55,25 @@ import WebImageCore
         #expect(try JPEGDecoding.resampled(source, to: size) == JPEGDecoding.resampled(tight, to: size))
     }
 
+    /// A target just under M/8 of the source decodes at M/8 (every M from 1 to 7, through
+    /// libjpeg's scaled IDCTs) and is the picture a full decode resampled to that size gives.
+    @Test(arguments: 1...7)
+    func everyDCTScaleGivesTheFullDecodesPicture(_ eighths: Int) throws {
+        let source = TestImages.gradient(width: 640, height: 480, seed: 90)
+        let data = try JPEGCoder().encode(WebImage(bitmap: source), as: .jpeg, options: ImageEncodeOptions(compressionQuality: 0.95))
+        let target = PixelSize(width: 640 * eighths / 8 - 1, height: (640 * eighths / 8 - 1) * 3 / 4)
+        #expect(JPEGDecoding.dctScale(from: source.size, to: target) == Int32(eighths))
+        var options = ImageDecodeOptions()
+        options.thumbnailPixelSize = target
+        let thumbnail = try JPEGCoder().decode(data, options: options)
+        #expect(thumbnail.pixelSize == target)
+        #expect(thumbnail.metadata.contains(.thumbnail))
+        let reference = try JPEGCoder().decode(data).bitmap.resampled(to: target, filter: .lanczos3)
+        let differences = zip(thumbnail.bitmap.bytes, reference.bytes).map { abs(Int($0) - Int($1)) }
+        #expect(differences.max() ?? 0 <= 12)
+        #expect(Double(differences.reduce(0, +)) / Double(differences.count) < 1.5)
+    }
+
     /// SDWebImage's 5250x3450 test photo under the default 60 MB scale-down budget (0.93 of each
     /// side: the nearest DCT scale is 8/8, so nearly the whole image is resampled). The resample
     /// is C so that this takes about a second in a debug build, not over a minute.

@@ -12,9 +12,10 @@ public import WebImageCore
 /// pixels.
 ///
 /// Thumbnails (`thumbnailPixelSize`, `scaleDownLimitBytes`) use libjpeg's DCT scaling
-/// (1/2, 1/4 or 1/8, the smallest that still covers the target, with the fast IDCT as in
-/// Pillow's `draft`) so that a full-size bitmap is never made, then resample with Lanczos-3 to
-/// the exact size. The pixel count is checked from the header against `maxPixelCount` before
+/// (M/8 for M in 1...7, the smallest that still covers the target, with the fast IDCT and
+/// without fancy upsampling, as Pillow's `draft` does) so that a full-size bitmap is never made
+/// below 8/8, then resample with Lanczos-3 to the exact size (in C, so that a large scale-down
+/// takes seconds, not minutes, in a debug build). The pixel count is checked from the header against `maxPixelCount` before
 /// any pixel memory is allocated. Truncated data decodes to what arrived, marked
 /// ``ImageMetadata/incremental``; rows whose data is missing are transparent.
 ///

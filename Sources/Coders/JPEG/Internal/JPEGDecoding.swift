@@ -248,10 +248,11 @@ enum JPEGDecoding {
         )
     }
 
-    /// The smallest DCT scale (8/8, 4/8, 2/8 or 1/8) whose output still covers `target`, so that
-    /// the final resample only ever shrinks. libjpeg rounds scaled sides up.
+    /// The smallest DCT scale M/8 (M in 1...8; libjpeg-turbo scales by any number of eighths)
+    /// whose output still covers `target`, so that the final resample only ever shrinks, and by
+    /// as little as the scales allow. libjpeg rounds scaled sides up.
     static func dctScale(from source: PixelSize, to target: PixelSize) -> Int32 {
-        for eighths in [1, 2, 4] {
+        for eighths in 1...7 {
             let width = (source.width * eighths + 7) / 8
             let height = (source.height * eighths + 7) / 8
             if width >= target.width, height >= target.height { return Int32(eighths) }
