@@ -12,11 +12,11 @@ public import WebImageCore
 /// pixels.
 ///
 /// Thumbnails (`thumbnailPixelSize`, `scaleDownLimitBytes`) use libjpeg's DCT scaling
-/// (M/8 for M in 1...7, the smallest that still covers the target, with the fast IDCT and
-/// without fancy upsampling, as Pillow's `draft` does) so that a full-size bitmap is never made
-/// below 8/8, then resample with Lanczos-3 to the exact size (in C, so that a large scale-down
-/// takes seconds, not minutes, in a debug build). The pixel count is checked from the header against `maxPixelCount` before
-/// any pixel memory is allocated. Truncated data decodes to what arrived, marked
+/// (M/8 for M in 1...7, the smallest that still covers the target, without fancy upsampling,
+/// as Pillow's `draft` does) so that a full-size bitmap is never made below 8/8, then resample
+/// with Lanczos-3 to the exact size (in C, so that a large scale-down takes seconds, not
+/// minutes, in a debug build). The pixel count is checked from the header against
+/// `maxPixelCount` before any pixel memory is allocated. Truncated data decodes to what arrived, marked
 /// ``ImageMetadata/incremental``; rows whose data is missing are transparent.
 ///
 /// Progressive (multi-scan) files make libjpeg hold every DCT coefficient of the image (2 bytes

@@ -248,8 +248,8 @@ enum JPEGDecoding {
         )
     }
 
-    /// The smallest DCT scale M/8 (M in 1...8; libjpeg-turbo scales by any number of eighths)
-    /// whose output still covers `target`, so that the final resample only ever shrinks, and by
+    /// The smallest DCT scale M/8 (M in 1...8; libjpeg-turbo scales by any number of eighths,
+    /// with its scaled IDCTs) whose output still covers `target`, so that the final resample only ever shrinks, and by
     /// as little as the scales allow. libjpeg rounds scaled sides up.
     static func dctScale(from source: PixelSize, to target: PixelSize) -> Int32 {
         for eighths in 1...7 {
