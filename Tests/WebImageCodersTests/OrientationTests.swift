@@ -63,16 +63,20 @@ import WebImageCore
         #expect(none.withUnsafeBytes { EXIFOrientation.orientation(inXMP: $0) } == nil)
     }
 
-    /// The smallest of 1/8, 2/8, 4/8, 8/8 whose (rounded-up) output still covers the target.
+    /// The smallest M/8 (M in 1...8) whose (rounded-up) output still covers the target.
     @Test(arguments: [
         (4000, 3000, 400, 300, Int32(1)),
         (4000, 3000, 500, 375, Int32(1)),
         (4000, 3000, 501, 300, Int32(2)),
         (4000, 3000, 1000, 750, Int32(2)),
-        (4000, 3000, 1001, 750, Int32(4)),
-        (4000, 3000, 2001, 1, Int32(8)),
+        (4000, 3000, 1001, 750, Int32(3)),
+        (4000, 3000, 2001, 1, Int32(5)),
+        (4000, 3000, 3500, 2625, Int32(7)),
+        (4000, 3000, 3501, 1, Int32(8)),
+        (5250, 3450, 4892, 3214, Int32(8)),  // the 60 MB scale-down of SDWebImage's large photo
         (9, 9, 2, 2, Int32(1)),
         (9, 9, 3, 3, Int32(2)),
+        (9, 9, 7, 7, Int32(6)),
     ])
     func dctScaleCoversTheTarget(_ width: Int, _ height: Int, _ targetWidth: Int, _ targetHeight: Int, _ eighths: Int32) {
         #expect(JPEGDecoding.dctScale(from: PixelSize(width: width, height: height), to: PixelSize(width: targetWidth, height: targetHeight)) == eighths)

@@ -12,10 +12,11 @@ public import WebImageCore
 /// pixels.
 ///
 /// Thumbnails (`thumbnailPixelSize`, `scaleDownLimitBytes`) use libjpeg's DCT scaling
-/// (1/2, 1/4 or 1/8, the smallest that still covers the target, with the fast IDCT as in
-/// Pillow's `draft`) so that a full-size bitmap is never made, then resample with Lanczos-3 to
-/// the exact size. The pixel count is checked from the header against `maxPixelCount` before
-/// any pixel memory is allocated. Truncated data decodes to what arrived, marked
+/// (M/8 for M in 1...7, the smallest that still covers the target, without fancy upsampling,
+/// as Pillow's `draft` does) so that a full-size bitmap is never made below 8/8, then resample
+/// with Lanczos-3 to the exact size (in C, so that a large scale-down takes seconds, not
+/// minutes, in a debug build). The pixel count is checked from the header against
+/// `maxPixelCount` before any pixel memory is allocated. Truncated data decodes to what arrived, marked
 /// ``ImageMetadata/incremental``; rows whose data is missing are transparent.
 ///
 /// Progressive (multi-scan) files make libjpeg hold every DCT coefficient of the image (2 bytes
@@ -102,8 +103,8 @@ public struct JPEGCoder: ProgressiveImageCoder {
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw WebImageError(.encodingFailed, "libjpeg failed to encode a \(bitmap.size) image: \(text)")
         }
-        defer { wi_jpeg_free(output) }
-        return Data(bytes: output, count: length)
+        // The shim's buffer is malloc'ed and exactly `length` long: the Data takes it over.
+        return Data(bytesNoCopy: output, count: length, deallocator: .free)
     }
 
     /// `true` while `data` could still be the start of a JPEG.
