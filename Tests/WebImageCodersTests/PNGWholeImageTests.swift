@@ -138,8 +138,9 @@ import WebImageCore
         return out
     }
 
-    @Test("vectorised unfiltering matches the specification for every filter and pixel size", arguments: [1, 2, 3, 4, 6, 8])
-    func unfilterMatchesTheSpecification(_ stride: Int) throws {
+    @Test("vectorised and scalar unfiltering match the specification for every filter and pixel size",
+          arguments: [1, 2, 3, 4, 6, 8], [true, false])
+    func unfilterMatchesTheSpecification(_ stride: Int, vectorised: Bool) throws {
         var generator = SplitMix64(seed: UInt64(stride))
         for count in [stride, stride * 5, stride * 33] {
             let row = (0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
@@ -150,7 +151,8 @@ import WebImageCore
                 try row.withUnsafeBufferPointer { source in
                     try previous.withUnsafeBufferPointer { above in
                         try separate.withUnsafeMutableBufferPointer { target in
-                            try PNGUnfilter.row(type: type, source: source.baseAddress!, previous: above.baseAddress!, target: target.baseAddress!, count: count, stride: stride)
+                            try PNGUnfilter.row(type: type, source: source.baseAddress!, previous: above.baseAddress!, target: target.baseAddress!,
+                                               count: count, stride: stride, vectorised: vectorised)
                         }
                     }
                 }
@@ -161,7 +163,7 @@ import WebImageCore
                     try previous.withUnsafeBufferPointer { above in
                         try buffer.withUnsafeMutableBufferPointer { buffer in
                             let base = buffer.baseAddress!
-                            try PNGUnfilter.row(type: type, source: base + shift, previous: above.baseAddress!, target: base, count: count, stride: stride)
+                            try PNGUnfilter.row(type: type, source: base + shift, previous: above.baseAddress!, target: base, count: count, stride: stride, vectorised: vectorised)
                         }
                     }
                     #expect(Array(buffer.prefix(count)) == expected, "type \(type), stride \(stride), \(count) bytes, shifted \(shift)")
@@ -186,8 +188,8 @@ import WebImageCore
 
     // MARK: filter choice (encoding)
 
-    @Test("vectorised filter costs and filtered rows match the specification", arguments: [1, 3, 4])
-    func filterChoiceMatchesTheSpecification(_ stride: Int) {
+    @Test("vectorised and scalar filter costs and filtered rows match the specification", arguments: [1, 3, 4], [true, false])
+    func filterChoiceMatchesTheSpecification(_ stride: Int, vectorised: Bool) {
         var generator = SplitMix64(seed: 40 + UInt64(stride))
         for count in [stride * 3, stride * 16 + stride, stride * 700] {
             // Smooth rows (small differences) with noise, so that the filters' costs differ.
@@ -198,12 +200,13 @@ import WebImageCore
             var costs: [Int] = []
             paddedRow.withUnsafeBufferPointer { r in
                 paddedPrevious.withUnsafeBufferPointer { u in
-                    let c = PNGFilterChooser.costs(row: r.baseAddress! + stride, previous: u.baseAddress! + stride, count: count, stride: stride)
+                    let c = PNGFilterChooser.costs(row: r.baseAddress! + stride, previous: u.baseAddress! + stride, count: count, stride: stride, vectorised: vectorised)
                     costs = [c.0, c.1, c.2, c.3, c.4]
                     for type in 0..<5 {
                         var filtered = [UInt8](repeating: 0, count: count)
                         filtered.withUnsafeMutableBufferPointer { out in
-                            PNGFilterChooser.apply(type, row: r.baseAddress! + stride, previous: u.baseAddress! + stride, count: count, stride: stride, into: out.baseAddress!)
+                            PNGFilterChooser.apply(type, row: r.baseAddress! + stride, previous: u.baseAddress! + stride, count: count, stride: stride,
+                                                   into: out.baseAddress!, vectorised: vectorised)
                         }
                         // Filtering then unfiltering gives the row back, and the cost is the filtered bytes' cost.
                         #expect(Self.referenceUnfilter(type: UInt8(type), row: filtered, previous: previous, stride: stride) == row, "type \(type)")

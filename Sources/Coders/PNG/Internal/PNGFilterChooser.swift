@@ -12,29 +12,33 @@ import Foundation
 /// Rows are passed as pointers to their first byte with at least `stride` readable bytes
 /// before it (zeros: PNG's "left of the first pixel"), in both the row and the row above.
 enum PNGFilterChooser {
+    /// Whether the SIMD loops run by default: in optimized builds; in a debug build the scalar
+    /// loops (see ``PNGUnfilter/vectorisedByDefault``; the tests run both kinds in every build).
+    static let vectorisedByDefault = PNGUnfilter.vectorisedByDefault
+
     /// Filter costs, index = filter type.
     typealias Costs = (Int, Int, Int, Int, Int)
 
     /// The filter type with the smallest cost for `row` over `previous` (`count` bytes each).
     /// A row equal to the one above takes Up (all zeros), or None when it is all zeros (the tie
     /// goes to the lower type), without computing the costs: what comparing them would give.
-    static func choose(row: UnsafePointer<UInt8>, previous: UnsafePointer<UInt8>, count: Int, stride: Int) -> Int {
+    static func choose(row: UnsafePointer<UInt8>, previous: UnsafePointer<UInt8>, count: Int, stride: Int, vectorised: Bool = vectorisedByDefault) -> Int {
         if memcmp(row, previous, count) == 0 {
             return (0..<count).allSatisfy { row[$0] == 0 } ? 0 : 2
         }
-        let costs = self.costs(row: row, previous: previous, count: count, stride: stride)
+        let costs = self.costs(row: row, previous: previous, count: count, stride: stride, vectorised: vectorised)
         var best = (type: 0, cost: costs.0)
         for (type, cost) in [(1, costs.1), (2, costs.2), (3, costs.3), (4, costs.4)] where cost < best.cost { best = (type, cost) }
         return best.type
     }
 
     /// The cost of each filter on `row` over `previous` (`count` bytes each).
-    static func costs(row: UnsafePointer<UInt8>, previous: UnsafePointer<UInt8>, count: Int, stride: Int) -> Costs {
+    static func costs(row: UnsafePointer<UInt8>, previous: UnsafePointer<UInt8>, count: Int, stride: Int, vectorised: Bool = vectorisedByDefault) -> Costs {
         var none = SIMD16<UInt16>(), sub = SIMD16<UInt16>(), up = SIMD16<UInt16>(), average = SIMD16<UInt16>(), paeth = SIMD16<UInt16>()
         var totals = (0, 0, 0, 0, 0)
         var index = 0
         var chunks = 0
-        while index + 16 <= count {
+        while vectorised && index + 16 <= count {
             let r = load(row, index)
             let a = load(row, index - stride)
             let b = load(previous, index)
@@ -66,9 +70,12 @@ enum PNGFilterChooser {
     }
 
     /// Writes `row` under filter `type` to `target` (`count` bytes, without the type byte).
-    static func apply(_ type: Int, row: UnsafePointer<UInt8>, previous: UnsafePointer<UInt8>, count: Int, stride: Int, into target: UnsafeMutablePointer<UInt8>) {
+    static func apply(
+        _ type: Int, row: UnsafePointer<UInt8>, previous: UnsafePointer<UInt8>, count: Int, stride: Int,
+        into target: UnsafeMutablePointer<UInt8>, vectorised: Bool = vectorisedByDefault
+    ) {
         var index = 0
-        while index + 16 <= count {
+        while vectorised && index + 16 <= count {
             let r = load(row, index)
             let value: SIMD16<UInt8>
             switch type {

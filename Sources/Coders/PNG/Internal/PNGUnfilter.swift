@@ -10,6 +10,16 @@ import WebImageCore
 /// buffer (the whole-image decoder unfilters RGBA rows into their final place, a few bytes
 /// before their filtered bytes): every byte is read before the byte it lands on is written.
 enum PNGUnfilter {
+    /// Whether ``row(type:source:previous:target:count:stride:vectorised:)`` uses its SIMD
+    /// kernels by default: in optimized builds. A debug build (`DEBUG`, `-Onone`) runs generic
+    /// SIMD code a lane at a time through the standard library, several times slower than the
+    /// scalar loops, so there the scalar loops run (the tests run both kinds in every build).
+    #if DEBUG
+    static let vectorisedByDefault = false
+    #else
+    static let vectorisedByDefault = true
+    #endif
+
     /// Unfilters `count` bytes of one row (without its filter-type byte).
     /// - Parameters:
     ///   - type: The row's filter type (0...4).
@@ -17,22 +27,25 @@ enum PNGUnfilter {
     ///   - previous: The previous unfiltered row of the same pass (zeros for the first row).
     ///   - target: Where the unfiltered bytes go (may be `source`; see the type's documentation).
     ///   - stride: Bytes per complete pixel, at least 1 (PNG's `bpp`).
+    ///   - vectorised: Use the SIMD kernels for 3- and 4-byte pixels (see ``vectorisedByDefault``).
     /// - Throws: ``WebImageError/Code/badImageData`` for a filter type over 4.
     static func row(
         type: UInt8, source: UnsafePointer<UInt8>, previous: UnsafePointer<UInt8>,
-        target: UnsafeMutablePointer<UInt8>, count: Int, stride: Int
+        target: UnsafeMutablePointer<UInt8>, count: Int, stride: Int, vectorised: Bool = vectorisedByDefault
     ) throws {
+        // The pixel-at-a-time SIMD kernels take 3- and 4-byte pixels; others go byte by byte.
+        let pixels = vectorised && (stride == 3 || stride == 4)
         switch type {
         case 0:
-            if UnsafePointer(target) != source { forwardCopy(source, target, count) }
+            if UnsafePointer(target) != source { forwardCopy(source, target, count, vectorised) }
         case 1:
-            sub(source, target, count, stride)
+            sub(source, target, count, stride, pixels)
         case 2:
-            up(source, previous, target, count)
+            up(source, previous, target, count, vectorised)
         case 3:
-            average(source, previous, target, count, stride)
+            average(source, previous, target, count, stride, pixels)
         case 4:
-            paeth(source, previous, target, count, stride)
+            paeth(source, previous, target, count, stride, pixels)
         default:
             throw WebImageError(.badImageData, "PNG row has an unknown filter type \(type)")
         }
@@ -40,9 +53,9 @@ enum PNGUnfilter {
 
     /// A front-to-back copy (safe when `target` starts before `source` in the same buffer).
     @inline(__always)
-    private static func forwardCopy(_ source: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, _ count: Int) {
+    private static func forwardCopy(_ source: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, _ count: Int, _ vectorised: Bool) {
         var index = 0
-        while index + 16 <= count {
+        while vectorised && index + 16 <= count {
             let value = UnsafeRawPointer(source + index).loadUnaligned(as: SIMD16<UInt8>.self)
             UnsafeMutableRawPointer(target + index).storeBytes(of: value, as: SIMD16<UInt8>.self)
             index += 16
@@ -53,9 +66,9 @@ enum PNGUnfilter {
         }
     }
 
-    private static func up(_ source: UnsafePointer<UInt8>, _ previous: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, _ count: Int) {
+    private static func up(_ source: UnsafePointer<UInt8>, _ previous: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, _ count: Int, _ vectorised: Bool) {
         var index = 0
-        while index + 16 <= count {
+        while vectorised && index + 16 <= count {
             let value = UnsafeRawPointer(source + index).loadUnaligned(as: SIMD16<UInt8>.self)
             let above = UnsafeRawPointer(previous + index).loadUnaligned(as: SIMD16<UInt8>.self)
             UnsafeMutableRawPointer(target + index).storeBytes(of: value &+ above, as: SIMD16<UInt8>.self)
@@ -85,8 +98,8 @@ enum PNGUnfilter {
         }
     }
 
-    private static func sub(_ source: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, _ count: Int, _ stride: Int) {
-        if stride == 3 || stride == 4 {
+    private static func sub(_ source: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, _ count: Int, _ stride: Int, _ pixels: Bool) {
+        if pixels {
             var left = SIMD4<UInt8>()
             var index = 0
             while index + stride <= count {
@@ -104,8 +117,8 @@ enum PNGUnfilter {
         }
     }
 
-    private static func average(_ source: UnsafePointer<UInt8>, _ previous: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, _ count: Int, _ stride: Int) {
-        if stride == 3 || stride == 4 {
+    private static func average(_ source: UnsafePointer<UInt8>, _ previous: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, _ count: Int, _ stride: Int, _ pixels: Bool) {
+        if pixels {
             var left = SIMD4<UInt8>()
             var index = 0
             while index + stride <= count {
@@ -126,8 +139,8 @@ enum PNGUnfilter {
         }
     }
 
-    private static func paeth(_ source: UnsafePointer<UInt8>, _ previous: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, _ count: Int, _ stride: Int) {
-        if stride == 3 || stride == 4 {
+    private static func paeth(_ source: UnsafePointer<UInt8>, _ previous: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, _ count: Int, _ stride: Int, _ pixels: Bool) {
+        if pixels {
             var left = SIMD4<Int16>()
             var upperLeft = SIMD4<Int16>()
             var index = 0
