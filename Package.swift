@@ -56,10 +56,12 @@ let package = Package(
     ],
     targets: [
         .target(name: "WebImageCore", path: "Sources/Core", swiftSettings: strictSettings),
-        .target(name: "WebImageCoders", dependencies: ["WebImageCore", "CJPEGShim", "CZlib"], path: "Sources/Coders", swiftSettings: strictSettings),
+        .target(name: "WebImageCoders", dependencies: ["WebImageCore", "CJPEGShim", "CZlib", "CDeflate"], path: "Sources/Coders", swiftSettings: strictSettings),
         // System libraries of the coders (headers in /usr/include; .ci/run installs the Debian packages).
         .systemLibrary(name: "CJPEG", path: "Sources/CJPEG"),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        // libdeflate: a complete PNG's image data inflated in one call (zlib stays for streaming).
+        .systemLibrary(name: "CDeflate", path: "Sources/CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]),
         // The setjmp-based error exit of libjpeg and its warnings, kept on the C side.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Sources/CJPEGShim", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "WebImageCaches", dependencies: ["WebImageCore"], path: "Sources/Caches", swiftSettings: strictSettings),

@@ -7,8 +7,10 @@ public import WebImageCore
 /// **Why Swift over zlib and not libpng:** Debian's libpng has no APNG support, so frames would
 /// need a second path anyway; libpng's error handling is setjmp-based (more C to carry); and
 /// one streaming decoder in Swift gives every color type, bit depth, interlacing, APNG frames
-/// and incremental rows with one set of bounds checks. Speed is on par: the time goes to
-/// zlib's inflate, shared with libpng. Like Chrome, the decoder inflates raw deflate data and
+/// and incremental rows with one set of bounds checks. Speed: complete, non-interlaced images
+/// of up to 32 bits per pixel inflate in one call to the system libdeflate, about twice zlib's
+/// speed, straight into the bitmap's buffer and are unfiltered there with SIMD code; partial
+/// data, interlaced and 48/64-bit images stream through zlib a row at a time. Like Chrome, the decoder inflates raw deflate data and
 /// does not verify the Adler-32 trailer or the IDAT/fdAT CRCs (the deflate stream's structure
 /// guards the data; that saves a pass over it); every other chunk's CRC is verified.
 ///

@@ -14,6 +14,10 @@ enum PNGDecoding {
     /// Decodes the pixels of one image (`ranges` of compressed data, `width` x `height`).
     /// - Returns: The RGBA8 bytes and whether every row was there.
     static func pixels(_ raw: UnsafeRawBufferPointer, file: PNGFile, ranges: [Range<Int>], width: Int, height: Int) throws -> (bytes: [UInt8], complete: Bool) {
+        // Complete data: one libdeflate call for the whole image, when it fits exactly.
+        if !file.truncated, let bytes = try PNGWholeImageDecoder.decode(raw, ranges: ranges, width: width, height: height, format: file.format) {
+            return (bytes, true)
+        }
         var complete = false
         let bytes = try PixelBuffer.make(count: width * height * 4) { buffer in
             complete = try PNGRaster.decode(raw, ranges: ranges, width: width, height: height, format: file.format, into: buffer.baseAddress!)

@@ -202,9 +202,12 @@ enum PNGEncoding {
         let stream = zlib.stream
         let channels = colorType.channels
         let rowBytes = bitmap.width * channels
-        var previous = [UInt8](repeating: 0, count: rowBytes)
-        var current = [UInt8](repeating: 0, count: rowBytes)
-        var candidates = [[UInt8]](repeating: [UInt8](repeating: 0, count: rowBytes + 1), count: 5)
+        // Raw rows with `pad` zero bytes before them (the filters' "left of the first pixel")
+        // and the filtered row with its type byte (PNGFilterChooser).
+        let pad = 8
+        var previous = [UInt8](repeating: 0, count: pad + rowBytes)
+        var current = [UInt8](repeating: 0, count: pad + rowBytes)
+        var filtered = [UInt8](repeating: 0, count: rowBytes + 1)
         var result = Data()
         var outBuffer = [UInt8](repeating: 0, count: 1 << 18)
 
@@ -230,16 +233,25 @@ enum PNGEncoding {
             if rows.lowerBound > 0 {
                 let above = pixels.baseAddress! + (rows.lowerBound - 1) * bitmap.bytesPerRow
                 previous.withUnsafeMutableBufferPointer { line in
-                    pack(above, width: bitmap.width, colorType: colorType, into: line.baseAddress!)
+                    pack(above, width: bitmap.width, colorType: colorType, into: line.baseAddress! + pad)
                 }
             }
             for y in rows {
                 let row = pixels.baseAddress! + y * bitmap.bytesPerRow
                 current.withUnsafeMutableBufferPointer { line in
-                    pack(row, width: bitmap.width, colorType: colorType, into: line.baseAddress!)
+                    pack(row, width: bitmap.width, colorType: colorType, into: line.baseAddress! + pad)
                 }
-                let best = chooseFilter(current, previous, stride: channels, into: &candidates)
-                try candidates[best].withUnsafeBufferPointer { try pump($0, flush: Z_NO_FLUSH) }
+                current.withUnsafeBufferPointer { line in
+                    previous.withUnsafeBufferPointer { above in
+                        filtered.withUnsafeMutableBufferPointer { out in
+                            let r = line.baseAddress! + pad, u = above.baseAddress! + pad
+                            let best = PNGFilterChooser.choose(row: r, previous: u, count: rowBytes, stride: channels)
+                            out[0] = UInt8(best)
+                            PNGFilterChooser.apply(best, row: r, previous: u, count: rowBytes, stride: channels, into: out.baseAddress! + 1)
+                        }
+                    }
+                }
+                try filtered.withUnsafeBufferPointer { try pump($0, flush: Z_NO_FLUSH) }
                 swap(&current, &previous)
             }
             try pump(UnsafeBufferPointer(start: nil, count: 0), flush: Z_FINISH)
@@ -264,83 +276,25 @@ enum PNGEncoding {
     }
 
     /// Fills `candidates[f]` with the row under filter `f` (type byte first) and returns the
-    /// filter whose bytes, read as signed, have the smallest sum of absolute values.
+    /// filter whose bytes, read as signed, have the smallest sum of absolute values (the choice
+    /// of ``PNGFilterChooser``, which the encoder uses without filling every candidate).
     static func chooseFilter(_ row: [UInt8], _ previous: [UInt8], stride: Int, into candidates: inout [[UInt8]]) -> Int {
         let count = row.count
-        var sums = [Int](repeating: 0, count: 5)
-        @inline(__always) func cost(_ value: UInt8) -> Int { value < 128 ? Int(value) : 256 - Int(value) }
-        row.withUnsafeBufferPointer { rowBuffer in
-            previous.withUnsafeBufferPointer { upBuffer in
-                let r = rowBuffer.baseAddress!, u = upBuffer.baseAddress!
-                let lead = min(stride, count)
-                candidates[0].withUnsafeMutableBufferPointer { out in
-                    let o = out.baseAddress! + 1
-                    out[0] = 0
-                    var sum = 0
-                    for i in 0..<count { o[i] = r[i]; sum += cost(r[i]) }
-                    sums[0] = sum
-                }
-                // Shortcuts with the same choice as trying all five: a sum of 0 is the least
-                // possible and ties go to the lower filter, so an all-zero row takes None; a row
-                // equal to the one above takes Up (all zeros), because Sub could only sum to 0
-                // if the row were all zero.
-                if sums[0] == 0 { return }
-                if memcmp(r, u, count) == 0 {
-                    candidates[2].withUnsafeMutableBufferPointer { out in
-                        out[0] = 2
-                        (out.baseAddress! + 1).update(repeating: 0, count: count)
+        let padded = { (bytes: [UInt8]) in [UInt8](repeating: 0, count: stride) + bytes }
+        let paddedRow = padded(row), paddedPrevious = padded(previous)
+        var best = 0
+        paddedRow.withUnsafeBufferPointer { rowBuffer in
+            paddedPrevious.withUnsafeBufferPointer { upBuffer in
+                let r = rowBuffer.baseAddress! + stride, u = upBuffer.baseAddress! + stride
+                best = PNGFilterChooser.choose(row: r, previous: u, count: count, stride: stride)
+                for filter in 0..<5 {
+                    candidates[filter].withUnsafeMutableBufferPointer { out in
+                        out[0] = UInt8(filter)
+                        PNGFilterChooser.apply(filter, row: r, previous: u, count: count, stride: stride, into: out.baseAddress! + 1)
                     }
-                    sums[1] = 1; sums[2] = 0; sums[3] = 1; sums[4] = 1
-                    return
-                }
-                candidates[1].withUnsafeMutableBufferPointer { out in
-                    let o = out.baseAddress! + 1
-                    out[0] = 1
-                    var sum = 0
-                    for i in 0..<lead { o[i] = r[i]; sum += cost(r[i]) }
-                    var i = lead
-                    while i < count { let v = r[i] &- r[i - stride]; o[i] = v; sum += cost(v); i += 1 }
-                    sums[1] = sum
-                }
-                candidates[2].withUnsafeMutableBufferPointer { out in
-                    let o = out.baseAddress! + 1
-                    out[0] = 2
-                    var sum = 0
-                    for i in 0..<count { let v = r[i] &- u[i]; o[i] = v; sum += cost(v) }
-                    sums[2] = sum
-                }
-                candidates[3].withUnsafeMutableBufferPointer { out in
-                    let o = out.baseAddress! + 1
-                    out[0] = 3
-                    var sum = 0
-                    for i in 0..<lead { let v = r[i] &- (u[i] >> 1); o[i] = v; sum += cost(v) }
-                    var i = lead
-                    while i < count {
-                        let v = r[i] &- UInt8((UInt16(r[i - stride]) + UInt16(u[i])) >> 1)
-                        o[i] = v; sum += cost(v); i += 1
-                    }
-                    sums[3] = sum
-                }
-                candidates[4].withUnsafeMutableBufferPointer { out in
-                    let o = out.baseAddress! + 1
-                    out[0] = 4
-                    var sum = 0
-                    for i in 0..<lead { let v = r[i] &- u[i]; o[i] = v; sum += cost(v) }
-                    var i = lead
-                    while i < count {
-                        let a = Int(r[i - stride]), b = Int(u[i]), c = Int(u[i - stride])
-                        let p = b - c, q = a - c
-                        let pa = abs(p), pb = abs(q), pc = abs(p + q)
-                        let predictor = (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c)
-                        let v = r[i] &- UInt8(truncatingIfNeeded: predictor)
-                        o[i] = v; sum += cost(v); i += 1
-                    }
-                    sums[4] = sum
                 }
             }
         }
-        var best = 0
-        for filter in 1..<5 where sums[filter] < sums[best] { best = filter }
         return best
     }
 }

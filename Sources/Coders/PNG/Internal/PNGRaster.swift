@@ -225,7 +225,7 @@ private final class InflateSource {
 }
 
 /// Converts one unfiltered row of any PNG pixel format to RGBA8.
-private struct RowConverter {
+struct RowConverter {
     let format: PNGFile.PixelFormat
 
     init(format: PNGFile.PixelFormat) {

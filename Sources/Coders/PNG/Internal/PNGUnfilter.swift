@@ -1,0 +1,191 @@
+import WebImageCore
+
+/// PNG row unfiltering on raw pointers, vectorised with SIMD types: Up 16 bytes at a time, Sub,
+/// Average and Paeth a pixel at a time (each pixel depends on the one before it) with the
+/// pixel's channels in one vector for 3- and 4-byte pixels; 1- and 2-byte pixels run a byte at
+/// a time. The arithmetic is the specification's (PNG 9.2-9.4): sums modulo 256, Average's
+/// floor((a + b) / 2) on 9 bits, Paeth's predictor with ties to a, then b.
+///
+/// `source` and `target` may be the same row, or `target` may start before `source` in the same
+/// buffer (the whole-image decoder unfilters RGBA rows into their final place, a few bytes
+/// before their filtered bytes): every byte is read before the byte it lands on is written.
+enum PNGUnfilter {
+    /// Whether ``row(type:source:previous:target:count:stride:vectorised:)`` uses its SIMD
+    /// kernels by default: in optimized builds. A debug build (`DEBUG`, `-Onone`) runs generic
+    /// SIMD code a lane at a time through the standard library, several times slower than the
+    /// scalar loops, so there the scalar loops run (the tests run both kinds in every build).
+    #if DEBUG
+    static let vectorisedByDefault = false
+    #else
+    static let vectorisedByDefault = true
+    #endif
+
+    /// Unfilters `count` bytes of one row (without its filter-type byte).
+    /// - Parameters:
+    ///   - type: The row's filter type (0...4).
+    ///   - source: The filtered bytes.
+    ///   - previous: The previous unfiltered row of the same pass (zeros for the first row).
+    ///   - target: Where the unfiltered bytes go (may be `source`; see the type's documentation).
+    ///   - stride: Bytes per complete pixel, at least 1 (PNG's `bpp`).
+    ///   - vectorised: Use the SIMD kernels for 3- and 4-byte pixels (see ``vectorisedByDefault``).
+    /// - Throws: ``WebImageError/Code/badImageData`` for a filter type over 4.
+    static func row(
+        type: UInt8, source: UnsafePointer<UInt8>, previous: UnsafePointer<UInt8>,
+        target: UnsafeMutablePointer<UInt8>, count: Int, stride: Int, vectorised: Bool = vectorisedByDefault
+    ) throws {
+        // The pixel-at-a-time SIMD kernels take 3- and 4-byte pixels; others go byte by byte.
+        let pixels = vectorised && (stride == 3 || stride == 4)
+        switch type {
+        case 0:
+            if UnsafePointer(target) != source { forwardCopy(source, target, count, vectorised) }
+        case 1:
+            sub(source, target, count, stride, pixels)
+        case 2:
+            up(source, previous, target, count, vectorised)
+        case 3:
+            average(source, previous, target, count, stride, pixels)
+        case 4:
+            paeth(source, previous, target, count, stride, pixels)
+        default:
+            throw WebImageError(.badImageData, "PNG row has an unknown filter type \(type)")
+        }
+    }
+
+    /// A front-to-back copy (safe when `target` starts before `source` in the same buffer).
+    @inline(__always)
+    private static func forwardCopy(_ source: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, _ count: Int, _ vectorised: Bool) {
+        var index = 0
+        while vectorised && index + 16 <= count {
+            let value = UnsafeRawPointer(source + index).loadUnaligned(as: SIMD16<UInt8>.self)
+            UnsafeMutableRawPointer(target + index).storeBytes(of: value, as: SIMD16<UInt8>.self)
+            index += 16
+        }
+        while index < count {
+            target[index] = source[index]
+            index += 1
+        }
+    }
+
+    private static func up(_ source: UnsafePointer<UInt8>, _ previous: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, _ count: Int, _ vectorised: Bool) {
+        var index = 0
+        while vectorised && index + 16 <= count {
+            let value = UnsafeRawPointer(source + index).loadUnaligned(as: SIMD16<UInt8>.self)
+            let above = UnsafeRawPointer(previous + index).loadUnaligned(as: SIMD16<UInt8>.self)
+            UnsafeMutableRawPointer(target + index).storeBytes(of: value &+ above, as: SIMD16<UInt8>.self)
+            index += 16
+        }
+        while index < count {
+            target[index] = source[index] &+ previous[index]
+            index += 1
+        }
+    }
+
+    /// Loads pixel bytes `index ..< index + stride` (stride 3 or 4) as a vector, lane 3 zero for 3.
+    @inline(__always)
+    private static func load(_ pointer: UnsafePointer<UInt8>, _ index: Int, _ stride: Int) -> SIMD4<UInt8> {
+        if stride == 4 { return UnsafeRawPointer(pointer + index).loadUnaligned(as: SIMD4<UInt8>.self) }
+        return SIMD4(pointer[index], pointer[index + 1], pointer[index + 2], 0)
+    }
+
+    @inline(__always)
+    private static func store(_ value: SIMD4<UInt8>, _ pointer: UnsafeMutablePointer<UInt8>, _ index: Int, _ stride: Int) {
+        if stride == 4 {
+            UnsafeMutableRawPointer(pointer + index).storeBytes(of: value, as: SIMD4<UInt8>.self)
+        } else {
+            pointer[index] = value[0]
+            pointer[index + 1] = value[1]
+            pointer[index + 2] = value[2]
+        }
+    }
+
+    private static func sub(_ source: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, _ count: Int, _ stride: Int, _ pixels: Bool) {
+        if pixels {
+            var left = SIMD4<UInt8>()
+            var index = 0
+            while index + stride <= count {
+                left = load(source, index, stride) &+ left
+                store(left, target, index, stride)
+                index += stride
+            }
+            return
+        }
+        for index in 0..<min(stride, count) { target[index] = source[index] }
+        var index = stride
+        while index < count {
+            target[index] = source[index] &+ target[index - stride]
+            index += 1
+        }
+    }
+
+    private static func average(_ source: UnsafePointer<UInt8>, _ previous: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, _ count: Int, _ stride: Int, _ pixels: Bool) {
+        if pixels {
+            var left = SIMD4<UInt8>()
+            var index = 0
+            while index + stride <= count {
+                let above = load(previous, index, stride)
+                // floor((a + b) / 2) without the ninth bit: (a & b) + ((a ^ b) >> 1).
+                let mean = (left & above) &+ ((left ^ above) &>> 1)
+                left = load(source, index, stride) &+ mean
+                store(left, target, index, stride)
+                index += stride
+            }
+            return
+        }
+        for index in 0..<min(stride, count) { target[index] = source[index] &+ (previous[index] >> 1) }
+        var index = stride
+        while index < count {
+            target[index] = source[index] &+ UInt8((UInt16(target[index - stride]) + UInt16(previous[index])) >> 1)
+            index += 1
+        }
+    }
+
+    private static func paeth(_ source: UnsafePointer<UInt8>, _ previous: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, _ count: Int, _ stride: Int, _ pixels: Bool) {
+        if pixels {
+            var left = SIMD4<Int16>()
+            var upperLeft = SIMD4<Int16>()
+            var index = 0
+            while index + stride <= count {
+                let above = SIMD4<Int16>(truncatingIfNeeded: load(previous, index, stride))
+                // p = a + b - c; distances |p - a| = |b - c|, |p - b| = |a - c|, |p - c| = |a + b - 2c|.
+                let bMinusC = above &- upperLeft
+                let aMinusC = left &- upperLeft
+                let distanceA = magnitude(bMinusC)
+                let distanceB = magnitude(aMinusC)
+                let distanceC = magnitude(bMinusC &+ aMinusC)
+                // Selection by masks from shifts: SIMD comparisons compile to a loop over lanes.
+                let takeB = atMost(distanceB, distanceC)
+                let takeA = atMost(distanceA, distanceB) & atMost(distanceA, distanceC)
+                let bOrC = (above & takeB) | (upperLeft & ~takeB)
+                let predictor = (left & takeA) | (bOrC & ~takeA)
+                let value = load(source, index, stride) &+ SIMD4<UInt8>(truncatingIfNeeded: predictor)
+                store(value, target, index, stride)
+                left = SIMD4<Int16>(truncatingIfNeeded: value)
+                upperLeft = above
+                index += stride
+            }
+            return
+        }
+        for index in 0..<min(stride, count) { target[index] = source[index] &+ previous[index] }
+        var index = stride
+        while index < count {
+            let a = Int(target[index - stride]), b = Int(previous[index]), c = Int(previous[index - stride])
+            let p = b - c, q = a - c
+            let pa = abs(p), pb = abs(q), pc = abs(p + q)
+            let predictor = (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c)
+            target[index] = source[index] &+ UInt8(truncatingIfNeeded: predictor)
+            index += 1
+        }
+    }
+
+    @inline(__always)
+    private static func magnitude(_ value: SIMD4<Int16>) -> SIMD4<Int16> {
+        let sign = value &>> 15
+        return (value ^ sign) &- sign
+    }
+
+    /// All ones in the lanes where `x <= y`, else zero (|x|, |y| < 2^14).
+    @inline(__always)
+    private static func atMost(_ x: SIMD4<Int16>, _ y: SIMD4<Int16>) -> SIMD4<Int16> {
+        ~((y &- x) &>> 15)
+    }
+}
