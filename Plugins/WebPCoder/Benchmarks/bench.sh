@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the WebP cases against Pillow on the shared benchmark inputs. The inputs come from
+# Runs the WebP cases against Pillow and libvips on the shared benchmark inputs. The inputs come from
 # ../../../../shared/bench/make_inputs.py (made into INPUT_DIR if photo.jpg is missing there);
 # photo.webp, which that script does not make, is made here from photo.jpg by Pillow (lossy,
 # quality 80, method 4), so both sides decode the same file. Not run by CI.
@@ -24,3 +24,11 @@ echo "== ours (WebPCoder on libwebp $(pkg-config --modversion libwebp))"
 "$(cd "$root" && swift build -c release --show-bin-path)/WebPBench" "$inputs" --iterations "$iterations"
 echo "== Pillow $(python3 -c 'import PIL.features as f; print(f.version("pil"), "on libwebp", f.version("webp"))')"
 python3 pillow_webp_bench.py "$inputs" --iterations "$iterations"
+# libvips (pyvips; VIPS_PYTHON names a Python that has it, e.g. /work/bench/venv/bin/python)
+vips_python=${VIPS_PYTHON:-python3}
+if "$vips_python" -c 'import pyvips' 2>/dev/null; then
+    echo "== libvips $("$vips_python" -c 'import pyvips; print("%d.%d.%d" % tuple(pyvips.version(i) for i in range(3)))') (one thread)"
+    "$vips_python" vips_webp_bench.py "$inputs" --iterations "$iterations"
+else
+    echo "== libvips: pyvips is not installed for $vips_python (pip install pyvips pyvips-binary): skipped"
+fi

@@ -149,7 +149,24 @@ enum HEIFDecoding {
                 }
             }
             initialized = count
+            // libheif 1.15 hands a `prem` image's colour over still multiplied by alpha; the
+            // bitmap holds straight alpha.
+            if hasAlpha, heif_image_is_premultiplied_alpha(image) != 0 {
+                unpremultiply(destination, count: width * height)
+            }
         }
         return try Bitmap(width: width, height: height, bytes: pixels, hasAlpha: hasAlpha)
+    }
+
+    /// Premultiplied to straight alpha in place, rounding to nearest (a fully transparent pixel
+    /// keeps its zeros).
+    static func unpremultiply(_ pixels: UnsafeMutablePointer<UInt8>, count: Int) {
+        for index in 0..<count {
+            let alpha = Int(pixels[4 * index + 3])
+            guard alpha != 0, alpha != 255 else { continue }
+            for channel in 0..<3 {
+                pixels[4 * index + channel] = UInt8(min(255, (Int(pixels[4 * index + channel]) * 255 + alpha / 2) / alpha))
+            }
+        }
     }
 }
