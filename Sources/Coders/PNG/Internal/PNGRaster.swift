@@ -148,7 +148,6 @@ enum PNGRaster {
                         index += 1
                     }
                 default:
-                    if PaethRow.unfilter(r, up: up, count: count, stride: stride) { return }
                     for index in 1..<min(count, 1 + stride) { r[index] &+= up[index] }
                     var index = 1 + stride
                     while index < count {
