@@ -6,7 +6,9 @@ public import WebImageCore
 /// Decoding reads 1, 4, 8, 16, 24 and 32 bits per pixel, uncompressed, RLE8, RLE4, BITFIELDS
 /// and ALPHABITFIELDS, bottom-up and top-down, with every header version from
 /// BITMAPCOREHEADER to BITMAPV5HEADER; the pixel count is checked from the header against
-/// `maxPixelCount` before any allocation. (The decisions where files disagree are on
+/// `maxPixelCount` before any allocation. A thumbnail at most a quarter of the source on a side
+/// is made from the rows as they are decoded (integer box means, then Lanczos-3), without a
+/// full-size bitmap. (The decisions where files disagree are on
 /// `BMPDecoding`: 32-bit alpha, 16-bit default masks, skipped RLE pixels.)
 ///
 /// Encoding writes 32-bit BGRA with a BITMAPV4HEADER and BITFIELDS masks, so alpha survives,

@@ -22,7 +22,10 @@ public import WebImageCore
 /// unless `options.preloadAllFrames`; `options.firstFrameOnly` (or a PNG without acTL) gives the
 /// default image as a still; an APNG whose one frame is not the default image shows that frame
 /// as a still that keeps the loop count. The header's pixel count is checked against `maxPixelCount`
-/// before any pixel memory is allocated. Truncated data decodes to the rows that arrived (the
+/// before any pixel memory is allocated. A still's thumbnail at most a quarter of the source on a
+/// side (interlaced or not) is made from the rows as they are decoded: integer box means
+/// (alpha-weighted), then Lanczos-3 on that intermediate, so no full-size bitmap is allocated;
+/// larger thumbnails resample the full decode with Lanczos-3. Truncated data decodes to the rows that arrived (the
 /// rest transparent), marked ``ImageMetadata/incremental``.
 ///
 /// Encoding: 8-bit gray, RGB or RGBA, whichever holds the pixels exactly, at ``compressionLevel``

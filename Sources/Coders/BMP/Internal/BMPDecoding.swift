@@ -117,49 +117,63 @@ enum BMPDecoding {
         return header
     }
 
-    /// Decodes `data` to a still image.
+    /// Decodes `data` to a still image. A thumbnail at most a quarter of the source on a side is
+    /// made from the rows as they are decoded (``BlockReducer``: the same output as a full decode
+    /// reduced with ``BoxReduction/thumbnail(_:to:)``), so no full-size bitmap is allocated.
     static func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
         try data.withUnsafeBytes { b in
-            let header = try parseHeader(b, options: options)
+            var header = try parseHeader(b, options: options)
             let width = header.width, height = header.height
-            var pixels = [UInt8](repeating: 0, count: width * height * 4)
-            var complete = true
-            var hasAlpha = false
             guard header.pixelOffset > 0, header.pixelOffset < b.count else {
                 throw WebImageError(.badImageData, "BMP pixel data offset \(header.pixelOffset) is outside the \(b.count) bytes of data")
             }
-            pixels.withUnsafeMutableBytes { out in
-                // Row `row` of the file is image row `y`.
-                func target(_ row: Int) -> Int { (header.topDown ? row : height - 1 - row) * width * 4 }
-                if header.compression == 1 || header.compression == 2 {
-                    complete = decodeRLE(b, header: header, into: out, rowOffset: target)
-                    hasAlpha = true
-                    return
-                }
-                let rowBytes = ((width * header.bitsPerPixel + 31) / 32) * 4
-                for row in 0..<height {
-                    let start = header.pixelOffset + row * rowBytes
-                    let needed = (width * header.bitsPerPixel + 7) / 8
-                    guard start + needed <= b.count else {
-                        complete = false
-                        break
-                    }
-                    decodeRow(b, at: start, header: header, into: out, offset: target(row))
-                }
+            let rle = header.compression == 1 || header.compression == 2
+            if header.alphaFromRGBHeader, !anyAlpha(b, header: header) {
+                // A BI_RGB header states an alpha mask but every pixel's alpha is 0: opaque.
+                header.masks?.alpha = 0
             }
-            if header.bitsPerPixel == 32 {
-                hasAlpha = applyAlphaRule(&pixels, header: header)
-            } else if header.bitsPerPixel == 16, let masks = header.masks, masks.alpha != 0 {
-                hasAlpha = true
+            var hasAlpha = rle || ([16, 32].contains(header.bitsPerPixel) && (header.masks?.alpha ?? 0) != 0)
+            let size = PixelSize(width: width, height: height)
+            let target = options.targetPixelSize(for: size)
+            // Row `row` of the file is image row `y`.
+            func imageRow(_ row: Int) -> Int { header.topDown ? row : height - 1 - row }
+
+            if target != size, var reducer = BlockReducer(source: size, target: target, order: .contiguous) {
+                var line = [UInt8](repeating: 0, count: width * 4)
+                let complete = line.withUnsafeMutableBytes { line in
+                    decodeRows(b, header: header, line: line) { row, pixels in
+                        reducer.add(row: imageRow(row), pixels: pixels.baseAddress!, count: width)
+                    }
+                }
+                if !complete { hasAlpha = true }
+                var metadata: ImageMetadata = [.decoded, .thumbnail]
+                if !complete { metadata.insert(.incremental) }
+                let bitmap = try reducer.thumbnail(hasAlpha: hasAlpha)
+                return WebImage(bitmap: bitmap, scale: options.scaleFactor, format: .bmp, metadata: metadata)
+            }
+
+            var pixels = [UInt8](repeating: 0, count: width * height * 4)
+            var complete = true
+            pixels.withUnsafeMutableBytes { out in
+                if rle {
+                    // RLE rows go through a row buffer (the stream may skip pixels and rows).
+                    var line = [UInt8](repeating: 0, count: width * 4)
+                    complete = line.withUnsafeMutableBytes { line in
+                        decodeRows(b, header: header, line: line) { row, pixels in
+                            (out.baseAddress! + imageRow(row) * width * 4).copyMemory(from: pixels.baseAddress!, byteCount: width * 4)
+                        }
+                    }
+                } else {
+                    complete = decodeUncompressed(b, header: header) { row in
+                        decodeRow(b, at: header.pixelOffset + row * rowBytes(header), header: header, into: out, offset: imageRow(row) * width * 4)
+                    }
+                }
             }
             if !complete { hasAlpha = true }
             var bitmap = try Bitmap(width: width, height: height, bytes: pixels, hasAlpha: hasAlpha)
             var metadata: ImageMetadata = .decoded
-            let target = options.targetPixelSize(for: bitmap.size)
             if target != bitmap.size {
-                // Reduced first: a few bytes of RLE can claim tens of megapixels, whose direct
-                // Lanczos resample took seconds (a fuzz finding at the default limits).
-                bitmap = try BoxReduction.thumbnail(bitmap, to: target)
+                bitmap = try Thumbnail.resize(bitmap, to: target)
                 metadata.insert(.thumbnail)
             }
             if !complete { metadata.insert(.incremental) }
@@ -167,21 +181,53 @@ enum BMPDecoding {
         }
     }
 
-    /// 32-bit alpha: from a BITFIELDS alpha mask when it is non-zero; from a BI_RGB header's alpha
-    /// mask only when some pixel has a non-zero alpha (else every pixel is made opaque); none
-    /// without a mask (the pixels are already opaque).
-    private static func applyAlphaRule(_ pixels: inout [UInt8], header: Header) -> Bool {
-        guard let masks = header.masks else { return false }
-        guard header.alphaFromRGBHeader else { return masks.alpha != 0 }
-        var anyAlpha = false
-        for index in stride(from: 3, to: pixels.count, by: 4) where pixels[index] != 0 {
-            anyAlpha = true
-            break
+    /// The bytes of one uncompressed row in the file (padded to 4 bytes).
+    private static func rowBytes(_ header: Header) -> Int {
+        ((header.width * header.bitsPerPixel + 31) / 32) * 4
+    }
+
+    /// Calls `row` with each uncompressed file row whose bytes are all there, in file order.
+    /// - Returns: Whether every row was there.
+    private static func decodeUncompressed(_ b: UnsafeRawBufferPointer, header: Header, row: (Int) -> Void) -> Bool {
+        let stride = rowBytes(header)
+        let needed = (header.width * header.bitsPerPixel + 7) / 8
+        for index in 0..<header.height {
+            let start = header.pixelOffset + index * stride
+            guard start + needed <= b.count else { return false }
+            row(index)
         }
-        if !anyAlpha {
-            for index in stride(from: 3, to: pixels.count, by: 4) { pixels[index] = 255 }
+        return true
+    }
+
+    /// Decodes the pixel rows one at a time into `line` (`width * 4` bytes) and hands each to
+    /// `emit` with its file row (RLE: only the rows the stream draws in; uncompressed: every row
+    /// whose bytes are there).
+    /// - Returns: Whether the data held every row (RLE: reached its end code or the last row).
+    private static func decodeRows(
+        _ b: UnsafeRawBufferPointer, header: Header, line: UnsafeMutableRawBufferPointer,
+        emit: (Int, UnsafeRawBufferPointer) -> Void
+    ) -> Bool {
+        if header.compression == 1 || header.compression == 2 {
+            return decodeRLE(b, header: header, line: line, emit: emit)
         }
-        return anyAlpha
+        return decodeUncompressed(b, header: header) { row in
+            decodeRow(b, at: header.pixelOffset + row * rowBytes(header), header: header, into: line, offset: 0)
+            emit(row, UnsafeRawBufferPointer(line))
+        }
+    }
+
+    /// Whether a 32-bit file has a pixel with a non-zero value under the alpha mask (the rule
+    /// for a BI_RGB header that states one: its alpha counts only then). Reads the file rows
+    /// that are there; allocates nothing.
+    private static func anyAlpha(_ b: UnsafeRawBufferPointer, header: Header) -> Bool {
+        guard header.bitsPerPixel == 32, let mask = header.masks?.alpha, mask != 0 else { return false }
+        let stride = rowBytes(header)
+        for row in 0..<header.height {
+            let start = header.pixelOffset + row * stride
+            guard start + header.width * 4 <= b.count else { return false }
+            for x in 0..<header.width where u32(b, start + x * 4) & mask != 0 { return true }
+        }
+        return false
     }
 
     private static func decodeRow(_ b: UnsafeRawBufferPointer, at start: Int, header: Header, into out: UnsafeMutableRawBufferPointer, offset: Int) {
@@ -239,15 +285,26 @@ enum BMPDecoding {
         }
     }
 
-    /// RLE8 / RLE4. Returns whether the stream reached its end-of-bitmap code.
-    private static func decodeRLE(_ b: UnsafeRawBufferPointer, header: Header, into out: UnsafeMutableRawBufferPointer, rowOffset: (Int) -> Int) -> Bool {
+    /// RLE8 / RLE4, a row at a time: each file row the stream draws in is decoded into `line`
+    /// (pixels it skips stay transparent) and handed to `emit`; rows it skips are not.
+    /// Returns whether the stream reached its end-of-bitmap code (or the last row).
+    private static func decodeRLE(
+        _ b: UnsafeRawBufferPointer, header: Header, line: UnsafeMutableRawBufferPointer,
+        emit: (Int, UnsafeRawBufferPointer) -> Void
+    ) -> Bool {
         let width = header.width, height = header.height
         let four = header.compression == 2
         var p = header.pixelOffset
         var x = 0, row = 0
+        var dirty = false
+        line.initializeMemory(as: UInt8.self, repeating: 0)
+        defer {
+            if dirty { emit(row, UnsafeRawBufferPointer(line)) }
+        }
         func put(_ index: Int) {
             guard x < width, row < height else { return }
-            out.storeBytes(of: header.palette[index & 0xFF], toByteOffset: rowOffset(row) + x * 4, as: UInt32.self)
+            line.storeBytes(of: header.palette[index & 0xFF], toByteOffset: x * 4, as: UInt32.self)
+            dirty = true
             x += 1
         }
         while p + 1 < b.count, row < height {
@@ -260,16 +317,23 @@ enum BMPDecoding {
                 continue
             }
             switch second {
-            case 0:
-                x = 0
-                row += 1
+            case 0, 2:
+                var nextX = 0, nextRow = row + 1
+                if second == 2 {
+                    guard p + 1 < b.count else { return false }
+                    nextX = x + Int(b[p])
+                    nextRow = row + Int(b[p + 1])
+                    p += 2
+                }
+                if nextRow != row, dirty {
+                    emit(row, UnsafeRawBufferPointer(line))
+                    line.initializeMemory(as: UInt8.self, repeating: 0)
+                    dirty = false
+                }
+                x = nextX
+                row = nextRow
             case 1:
                 return true
-            case 2:
-                guard p + 1 < b.count else { return false }
-                x += Int(b[p])
-                row += Int(b[p + 1])
-                p += 2
             default:
                 let count = second
                 let bytes = four ? (count + 1) / 2 : count

@@ -25,8 +25,10 @@ enum PNGDecoding {
         return (bytes, complete)
     }
 
-    /// Decodes the default image of `data` as a still: a thumbnail when the options ask for one,
-    /// marked ``ImageMetadata/incremental`` when the data ended before the last row.
+    /// Decodes the default image of `data` as a still: a thumbnail when the options ask for one
+    /// (made from the rows as they are decoded, through ``BlockReducer``, when the thumbnail is at
+    /// most a quarter of the source on a side: no full-size bitmap is allocated), marked
+    /// ``ImageMetadata/incremental`` when the data ended before the last row.
     static func decodeStill(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
         try data.withUnsafeBytes { raw in
             let file = try parse(raw, options: options)
@@ -42,10 +44,20 @@ enum PNGDecoding {
                 file.truncated ? "PNG data of \(raw.count) bytes is truncated before its image data" : "PNG data of \(raw.count) bytes has no IDAT chunk"
             )
         }
+        let target = options.targetPixelSize(for: size)
+        if target != size, var reducer = BlockReducer(source: size, target: target, order: file.format.interlaced ? .any : .contiguous) {
+            // A thumbnail from the rows as they are decoded: no full-size bitmap.
+            let complete = try PNGRaster.decodeRows(raw, ranges: file.imageData, width: size.width, height: size.height, format: file.format) { y, x0, step, pixels, count in
+                reducer.add(row: y, pixels: pixels, firstColumn: x0, step: step, count: count)
+            }
+            let bitmap = try reducer.thumbnail(hasAlpha: file.hasTransparency || !complete)
+            var metadata: ImageMetadata = [.decoded, .thumbnail]
+            if !complete || file.truncated { metadata.insert(.incremental) }
+            return WebImage(bitmap: bitmap, scale: options.scaleFactor, format: .png, metadata: metadata)
+        }
         let (bytes, complete) = try pixels(raw, file: file, ranges: file.imageData, width: size.width, height: size.height)
         var bitmap = try Bitmap(width: size.width, height: size.height, bytes: bytes, hasAlpha: file.hasTransparency || !complete)
         var metadata: ImageMetadata = .decoded
-        let target = options.targetPixelSize(for: size)
         if target != size {
             bitmap = try Thumbnail.resize(bitmap, to: target)
             metadata.insert(.thumbnail)
