@@ -1,7 +1,7 @@
 public import Foundation
 public import WebImageCore
 
-/// An in-memory ``ImageCache`` that records its calls and can be scripted and suspended.
+/// An in-memory ``/WebImageCore/ImageCache`` that records its calls and can be scripted and suspended.
 ///
 /// It keeps what is stored in a dictionary and honours the cache type as a two-tier cache
 /// would: `.memory` and `.disk` are separate tiers, `.all` is both.

@@ -1,9 +1,9 @@
 public import Foundation
 public import WebImageCore
 
-/// An ``ImageCoder`` that claims data starting with its magic bytes, records its calls, and
+/// An ``/WebImageCore/ImageCoder`` that claims data starting with its magic bytes, records its calls, and
 /// can be scripted to fail. The images it decodes carry its name in
-/// ``WebImage/extendedData``, so a test can tell which coder decoded.
+/// ``/WebImageCore/WebImage/extendedData``, so a test can tell which coder decoded.
 ///
 /// Coders are synchronous; to hold a load in flight, suspend the loader or cache instead.
 public final class MockImageCoder: ImageCoder {

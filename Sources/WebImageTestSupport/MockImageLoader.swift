@@ -1,7 +1,7 @@
 public import Foundation
 public import WebImageCore
 
-/// An ``ImageLoader`` that records its calls, answers from a script, and can be suspended at a
+/// An ``/WebImageCore/ImageLoader`` that records its calls, answers from a script, and can be suspended at a
 /// gate so that a test holds a request in flight (coalescing, cancellation) with no sleeps.
 public final class MockImageLoader: ImageLoader {
     /// One request the mock received.

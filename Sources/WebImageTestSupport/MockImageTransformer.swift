@@ -1,8 +1,8 @@
 public import WebImageCore
 import Foundation
 
-/// An ``ImageTransformer`` that records its calls and marks its output: the result has the
-/// ``ImageMetadata/transformed`` flag and its key appended to ``WebImage/extendedData``.
+/// An ``/WebImageCore/ImageTransformer`` that records its calls and marks its output: the result has the
+/// ``/WebImageCore/ImageMetadata/transformed`` flag and its key appended to ``/WebImageCore/WebImage/extendedData``.
 public final class MockImageTransformer: ImageTransformer {
     /// One call: the cache key it was given and the input's size.
     public struct Call: Sendable, Equatable {

@@ -24,7 +24,7 @@ public struct RawBitmapCoder: ProgressiveImageCoder, AnimatedImageCoder {
     /// A raw bitmap coder.
     public init() {}
 
-    /// Registers ``ImageFormat/rawBitmap`` (extension "wiraw", MIME "image/x-wiraw") with its
+    /// Registers ``WebImageCore/ImageFormat/rawBitmap`` (extension "wiraw", MIME "image/x-wiraw") with its
     /// detector. Safe to call more than once.
     public static func registerFormat() {
         ImageFormat.register(ImageFormatDescriptor(format: .rawBitmap, fileExtensions: ["wiraw"], mimeTypes: ["image/x-wiraw"]) { data in
