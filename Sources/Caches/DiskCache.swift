@@ -100,6 +100,7 @@ public final class DiskCache: Sendable {
         /// adds protection against power loss, at a large cost in write speed.
         public var synchronizesWrites: Bool
 
+        /// Settings as given; see each property for its default.
         /// - Parameters: See the properties.
         public init(
             sizeLimit: Int = DiskCache.defaultSizeLimit,

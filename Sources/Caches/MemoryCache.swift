@@ -27,6 +27,7 @@ public final class MemoryCache: Sendable {
         /// The encoded data.
         public var data: Data?
 
+        /// An entry holding `image` and, optionally, its encoded `data`.
         /// - Parameters:
         ///   - image: The decoded image.
         ///   - data: The encoded data.

@@ -61,6 +61,7 @@ public final class WebImageCache: Sendable {
         /// Whether disk writes are flushed to the device (default `false`).
         public var synchronizesWrites: Bool
 
+        /// Settings as given; see each property for its default.
         /// - Parameters: See the properties.
         public init(
             shouldCacheImagesInMemory: Bool = true,

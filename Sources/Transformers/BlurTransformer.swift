@@ -57,6 +57,7 @@ public struct BlurTransformer: ImageTransformer, Hashable {
     /// The Gaussian's standard deviation in pixels, rounded to six decimals.
     public let radius: Double
 
+    /// A Gaussian blur of standard deviation `radius`.
     /// - Parameter radius: The standard deviation in pixels, 0...``maximumRadius`` (checked
     ///   when transforming).
     public init(radius: Double) {

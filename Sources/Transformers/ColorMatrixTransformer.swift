@@ -23,6 +23,7 @@ public struct ColorMatrixTransformer: ImageTransformer, Hashable {
     /// The matrix.
     public let matrix: ColorMatrix
 
+    /// A transformer that applies `matrix` to every pixel.
     /// - Parameter matrix: The matrix to apply.
     public init(matrix: ColorMatrix) {
         self.matrix = matrix

@@ -33,6 +33,7 @@ public struct CroppingTransformer: ImageTransformer, Hashable {
     /// What to do with a rectangle that reaches outside the image.
     public let bounds: Bounds
 
+    /// A crop to `rect`.
     /// - Parameters:
     ///   - rect: The rectangle to keep, in pixels; must not be empty (checked when transforming).
     ///   - bounds: Default ``Bounds/clamp``.

@@ -30,6 +30,7 @@ public struct FilterTransformer: ImageTransformer {
     public let name: String
     private let body: @Sendable (Bitmap) throws -> Bitmap
 
+    /// A filter named `name` that applies `body` to every frame's bitmap.
     /// - Parameters:
     ///   - name: Identifies what `body` does; part of the key.
     ///   - body: The pixel filter, called once per frame.

@@ -32,6 +32,7 @@ public struct FlippingTransformer: ImageTransformer, Hashable {
     /// Whether to mirror top-bottom.
     public let vertical: Bool
 
+    /// A flip left-right, top-bottom, or both.
     /// - Parameters:
     ///   - horizontal: Mirror left-right. Default `false`.
     ///   - vertical: Mirror top-bottom. Default `false`.

@@ -20,6 +20,7 @@ public struct PipelineTransformer: ImageTransformer {
     /// The transformers, applied first to last.
     public let transformers: [any ImageTransformer]
 
+    /// A pipeline applying `transformers` first to last.
     /// - Parameter transformers: The transformers, applied first to last.
     public init(_ transformers: [any ImageTransformer]) {
         self.transformers = transformers

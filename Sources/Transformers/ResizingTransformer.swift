@@ -44,6 +44,7 @@ public struct ResizingTransformer: ImageTransformer, Hashable {
     /// The resampling filter.
     public let filter: ResamplingFilter
 
+    /// A resize to exactly `size` pixels.
     /// - Parameters:
     ///   - size: The exact output size in pixels; both sides must be at least 1 (checked when
     ///     transforming).

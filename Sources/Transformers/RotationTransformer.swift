@@ -36,6 +36,7 @@ public struct RotationTransformer: ImageTransformer, Hashable {
     /// Whether the canvas becomes the rotated image's bounding box.
     public let fitSize: Bool
 
+    /// A rotation by `angle` radians, counterclockwise.
     /// - Parameters:
     ///   - angle: Radians, counterclockwise as displayed; must be finite (checked when transforming).
     ///   - fitSize: Grow the canvas to fit the rotated image. Default `true`.

@@ -58,6 +58,7 @@ public struct RoundCornerTransformer: ImageTransformer, Hashable {
     /// The border color.
     public let borderColor: RGBAColor
 
+    /// Round corners of `radius` pixels, with an optional border.
     /// - Parameters:
     ///   - radius: The corner radius in pixels, >= 0 (checked when transforming).
     ///   - corners: The corners to round. Default ``Corners/all``.

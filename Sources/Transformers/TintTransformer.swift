@@ -52,6 +52,7 @@ public struct TintTransformer: ImageTransformer, Hashable {
     /// How the tint combines with the image.
     public let mode: BlendMode
 
+    /// A tint with `color`, blended by `mode`.
     /// - Parameters:
     ///   - color: The tint color.
     ///   - mode: How the tint combines with the image. Default ``BlendMode/sourceIn``.

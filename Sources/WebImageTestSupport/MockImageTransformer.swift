@@ -18,6 +18,7 @@ public final class MockImageTransformer: ImageTransformer {
         }
     }
 
+    /// The key given at creation.
     public let transformerKey: String
     /// Every call, in order.
     public let calls = CallRecorder<Call>()
@@ -34,6 +35,7 @@ public final class MockImageTransformer: ImageTransformer {
         set { failure.withLock { $0 = newValue } }
     }
 
+    /// Records the call; the image marked transformed with the key appended to its extended data, or the scripted failure.
     public func transform(_ image: WebImage, forKey key: String) throws -> WebImage {
         calls.record(Call(key: key, inputSize: image.pixelSize))
         if let error { throw error }

@@ -77,6 +77,7 @@ public final class RedisImageCache: Sendable {
         /// handler gets every entry either way.
         public var logHandler: LogHandler
 
+        /// Settings as given; see each property for its default.
         /// - Parameters: See the properties.
         public init(
             namespace: String = "default",
@@ -120,6 +121,7 @@ public final class RedisImageCache: Sendable {
         /// The error behind it, if any.
         public var error: WebImageError?
 
+        /// A log entry.
         /// - Parameters: See the properties.
         public init(level: Level, message: String, error: WebImageError? = nil) {
             self.level = level

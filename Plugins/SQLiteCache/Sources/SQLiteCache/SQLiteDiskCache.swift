@@ -91,6 +91,7 @@ public final class SQLiteDiskCache: Sendable {
         /// process loses nothing committed; a power failure may lose the last writes.
         public var synchronizesWrites: Bool
 
+        /// Settings as given; see each property for its default.
         /// - Parameters: See the properties.
         public init(
             sizeLimit: Int = DiskCache.defaultSizeLimit,

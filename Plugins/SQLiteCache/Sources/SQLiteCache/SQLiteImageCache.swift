@@ -58,6 +58,7 @@ public final class SQLiteImageCache: Sendable {
         /// synchronous writes (see ``SQLiteDiskCache/Config``).
         public var disk: SQLiteDiskCache.Config
 
+        /// Settings as given; see each property for its default.
         /// - Parameters: See the properties.
         public init(
             shouldCacheImagesInMemory: Bool = true,
