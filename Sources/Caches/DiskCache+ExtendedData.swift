@@ -66,7 +66,7 @@ extension DiskCache {
     }
 
     /// Replaces the extended data of the entry for `key` (`nil` removes it).
-    /// - Throws: ``WebImageError/Code/cacheFailure`` when there is no entry for `key` in
+    /// - Throws: ``/WebImageCore/WebImageError/Code/cacheFailure`` when there is no entry for `key` in
     ///   ``directory`` or the write fails.
     public func setExtendedData(_ extendedData: Data?, forKey key: String) throws {
         let name = Self.fileName(forKey: key)

@@ -10,7 +10,7 @@ public import WebImageCore
 /// image's ``WebImage/extendedData`` as the entry's extended data.
 extension DiskCache: ImageCache {
     /// The data stored under `key` when `cacheType` includes disk, as a
-    /// ``ImageCacheType/disk`` hit with no image.
+    /// ``/WebImageCore/ImageCacheType/disk`` hit with no image.
     public func queryImage(forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) async -> ImageCacheResult? {
         guard cacheType.includesDisk, !Task.isCancelled else { return nil }
         let data = options.contains(.queryDiskDataSync)
@@ -21,8 +21,8 @@ extension DiskCache: ImageCache {
     }
 
     /// Stores `data` (with the image's extended data) when `cacheType` includes disk.
-    /// - Throws: ``WebImageError/Code/invalidArgument`` when `data` is `nil`;
-    ///   ``WebImageError/Code/cacheFailure`` when the write fails.
+    /// - Throws: ``/WebImageCore/WebImageError/Code/invalidArgument`` when `data` is `nil`;
+    ///   ``/WebImageCore/WebImageError/Code/cacheFailure`` when the write fails.
     public func store(_ image: WebImage?, data: Data?, forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) async throws {
         guard cacheType.includesDisk else { return }
         guard let data else {
@@ -32,19 +32,19 @@ extension DiskCache: ImageCache {
         try await BlockingWorkExecutor.fileIO.runUncancellable { try self.setData(data, forKey: key, extendedData: extendedData) }
     }
 
-    /// Removes the entry for `key` when `cacheType` includes disk (on ``BlockingWorkExecutor/fileIO``).
+    /// Removes the entry for `key` when `cacheType` includes disk (on ``/WebImageCore/BlockingWorkExecutor/fileIO``).
     public func removeImage(forKey key: String, cacheType: ImageCacheType) async {
         guard cacheType.includesDisk else { return }
         await BlockingWorkExecutor.fileIO.runUncancellable { self.removeData(forKey: key) }
     }
 
-    /// ``ImageCacheType/disk`` when `cacheType` includes disk and an entry exists, else `.none`.
+    /// ``/WebImageCore/ImageCacheType/disk`` when `cacheType` includes disk and an entry exists, else `.none`.
     public func containsImage(forKey key: String, cacheType: ImageCacheType) async -> ImageCacheType {
         guard cacheType.includesDisk else { return .none }
         return await BlockingWorkExecutor.fileIO.runUncancellable { self.containsData(forKey: key) } ? .disk : .none
     }
 
-    /// Removes every entry when `cacheType` includes disk (on ``BlockingWorkExecutor/fileIO``); see ``removeAll()``.
+    /// Removes every entry when `cacheType` includes disk (on ``/WebImageCore/BlockingWorkExecutor/fileIO``); see ``removeAll()``.
     public func clear(cacheType: ImageCacheType) async {
         guard cacheType.includesDisk else { return }
         await BlockingWorkExecutor.fileIO.runUncancellable { self.removeAll() }

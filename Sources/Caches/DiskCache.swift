@@ -44,7 +44,7 @@ import Darwin
 ///   order, after a miss: a folder of pre-populated files named by ``fileName(forKey:)`` (or
 ///   that name without its extension). They are never written, swept or counted.
 /// - **Errors.** Reads never throw: a missing or unreadable file is a miss. Writes throw
-///   ``WebImageError`` with ``WebImageError/Code/cacheFailure`` naming the key, the path and
+///   ``/WebImageCore/WebImageError`` with ``/WebImageCore/WebImageError/Code/cacheFailure`` naming the key, the path and
 ///   the system error (read-only or full disk, ...).
 ///
 /// The size accounting is per instance: the directory is listed on the first write and again
@@ -53,8 +53,8 @@ import Darwin
 /// as it knows.
 ///
 /// Thread-safety: every member may be called from any thread, concurrently. The synchronous
-/// methods do blocking file I/O on the calling thread; the ``ImageCache`` methods run it on
-/// ``BlockingWorkExecutor/fileIO``.
+/// methods do blocking file I/O on the calling thread; the ``/WebImageCore/ImageCache`` methods run it on
+/// ``/WebImageCore/BlockingWorkExecutor/fileIO``.
 public final class DiskCache: Sendable {
     /// Which date of a file counts for expiry and for "oldest first" (SDWebImage's
     /// `SDImageCacheConfigExpireType`).
@@ -100,6 +100,7 @@ public final class DiskCache: Sendable {
         /// adds protection against power loss, at a large cost in write speed.
         public var synchronizesWrites: Bool
 
+        /// Settings as given; see each property for its default.
         /// - Parameters: See the properties.
         public init(
             sizeLimit: Int = DiskCache.defaultSizeLimit,
@@ -328,7 +329,7 @@ public final class DiskCache: Sendable {
     ///   - data: The bytes to store.
     ///   - key: The key (any string).
     ///   - extendedData: Extended data stored with the entry; `nil` stores none.
-    /// - Throws: ``WebImageError/Code/cacheFailure`` when the data is larger than the size
+    /// - Throws: ``/WebImageCore/WebImageError/Code/cacheFailure`` when the data is larger than the size
     ///   limit or the write fails (read-only or full disk, ...); the previous entry, if any,
     ///   is then unchanged.
     public func setData(_ data: Data, forKey key: String, extendedData: Data? = nil) throws {

@@ -9,7 +9,7 @@ public import Foundation
 ///
 /// What a conforming type must do:
 /// - **Thread-safety:** every member may be called from any thread, concurrently (the cache
-///   calls them on ``BlockingWorkExecutor/fileIO``, and on the calling thread for the `...Sync`
+///   calls them on ``/WebImageCore/BlockingWorkExecutor/fileIO``, and on the calling thread for the `...Sync`
 ///   query options and the synchronous API). Blocking I/O is expected: the cache never calls a
 ///   member from the Swift concurrency pool's threads except for those `...Sync` options.
 /// - **Reads never throw:** ``entry(forKey:)``, ``data(forKey:)`` and ``containsData(forKey:)``
@@ -18,7 +18,7 @@ public import Foundation
 /// - **Writes are atomic:** after ``setData(_:forKey:extendedData:)`` returns, readers see the
 ///   new data and extended data together; before, the old entry or none; never a mix or a
 ///   truncated value, also when the process is killed mid-write. A write that fails throws a
-///   ``WebImageError`` (``WebImageError/Code/cacheFailure`` for a full or read-only disk, a value
+///   ``/WebImageCore/WebImageError`` (``/WebImageCore/WebImageError/Code/cacheFailure`` for a full or read-only disk, a value
 ///   over the size limit, ...) naming the key, and leaves the old entry or none.
 /// - **Removal** of a key that is not there does nothing; ``removeAll()`` empties the storage.
 /// - **Limits** (size, count, age) are the storage's own business, set through its own
@@ -43,9 +43,9 @@ public protocol DiskStorage: AnyObject, Sendable {
     /// - Parameters:
     ///   - data: The encoded image.
     ///   - key: The cache key.
-    ///   - extendedData: The image's ``WebImage/extendedData``; `nil` stores none (and removes
+    ///   - extendedData: The image's ``/WebImageCore/WebImage/extendedData``; `nil` stores none (and removes
     ///     any the old entry had).
-    /// - Throws: A ``WebImageError`` (``WebImageError/Code/cacheFailure`` when the write fails
+    /// - Throws: A ``/WebImageCore/WebImageError`` (``/WebImageCore/WebImageError/Code/cacheFailure`` when the write fails
     ///   or the value is over the storage's limit) naming the key; the old entry or none is left.
     func setData(_ data: Data, forKey key: String, extendedData: Data?) throws
 

@@ -8,7 +8,7 @@ public import Foundation
 public struct DiskStorageEntry: Sendable, Hashable {
     /// The stored bytes: the encoded image.
     public var data: Data
-    /// The extended data stored with them (the image's ``WebImage/extendedData``),
+    /// The extended data stored with them (the image's ``/WebImageCore/WebImage/extendedData``),
     /// or `nil` when the write stored none.
     public var extendedData: Data?
 

@@ -10,7 +10,7 @@ public import WebImageCore
 /// turns an animated hit into its first frame.
 extension MemoryCache: ImageCache {
     /// The entry for `key` when `cacheType` includes memory; its image, data and
-    /// ``ImageCacheType/memory``. Never suspends.
+    /// ``/WebImageCore/ImageCacheType/memory``. Never suspends.
     public func queryImage(forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) async -> ImageCacheResult? {
         guard cacheType.includesMemory, let entry = entry(forKey: key) else { return nil }
         var image = entry.image
@@ -21,8 +21,8 @@ extension MemoryCache: ImageCache {
     }
 
     /// Stores the image and/or data when `cacheType` includes memory.
-    /// - Throws: ``WebImageError/Code/invalidArgument`` when both are `nil`;
-    ///   ``WebImageError/Code/cacheFailure`` when the entry's cost alone is over the limit.
+    /// - Throws: ``/WebImageCore/WebImageError/Code/invalidArgument`` when both are `nil`;
+    ///   ``/WebImageCore/WebImageError/Code/cacheFailure`` when the entry's cost alone is over the limit.
     public func store(_ image: WebImage?, data: Data?, forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) async throws {
         try await beginStore(image, data: data, forKey: key, options: options, context: context, cacheType: cacheType)()
     }
@@ -49,7 +49,7 @@ extension MemoryCache: ImageCache {
         removeEntry(forKey: key)
     }
 
-    /// ``ImageCacheType/memory`` when `cacheType` includes memory and `key` is held, else `.none`.
+    /// ``/WebImageCore/ImageCacheType/memory`` when `cacheType` includes memory and `key` is held, else `.none`.
     /// Does not change the eviction order.
     public func containsImage(forKey key: String, cacheType: ImageCacheType) async -> ImageCacheType {
         cacheType.includesMemory && contains(key) ? .memory : .none

@@ -6,7 +6,7 @@ public import WebImageCore
 /// `SDMemoryCache`, Nuke's `ImageCache`; unlike `NSCache`, the eviction order is guaranteed).
 ///
 /// - Get, set and remove are O(1): a dictionary over an index-linked list.
-/// - The cost of an entry is its image's ``WebImage/memoryCost`` plus the byte count of its
+/// - The cost of an entry is its image's ``/WebImageCore/WebImage/memoryCost`` plus the byte count of its
 ///   data. After every set, entries are evicted least recently used first until both limits
 ///   hold. An entry whose cost alone is over ``costLimit`` is not stored (it would evict
 ///   everything and still not fit), and an older entry under the same key is removed.
@@ -17,7 +17,7 @@ public import WebImageCore
 /// `Locked`; evicted values are released after the lock is dropped, so no deinitializer runs
 /// under it.
 ///
-/// As an ``ImageCache`` it is a one-tier cache: it answers for ``ImageCacheType/memory`` (and
+/// As an ``/WebImageCore/ImageCache`` it is a one-tier cache: it answers for ``/WebImageCore/ImageCacheType/memory`` (and
 /// `.all`), ignores `.disk`, and keeps the data given to `store` alongside the image.
 public final class MemoryCache: Sendable {
     /// What the cache holds for a key: an image, its encoded data, or both.
@@ -27,6 +27,7 @@ public final class MemoryCache: Sendable {
         /// The encoded data.
         public var data: Data?
 
+        /// An entry holding `image` and, optionally, its encoded `data`.
         /// - Parameters:
         ///   - image: The decoded image.
         ///   - data: The encoded data.
@@ -35,7 +36,7 @@ public final class MemoryCache: Sendable {
             self.data = data
         }
 
-        /// The bytes the entry holds: the image's ``WebImage/memoryCost`` plus the data's size.
+        /// The bytes the entry holds: the image's ``/WebImageCore/WebImage/memoryCost`` plus the data's size.
         public var cost: Int {
             (image?.memoryCost ?? 0) + (data?.count ?? 0)
         }
@@ -143,7 +144,7 @@ public final class MemoryCache: Sendable {
         state.withLock { $0.storage.contains(key) }
     }
 
-    /// Stores `image` under `key` with its ``WebImage/memoryCost`` as cost, then evicts least
+    /// Stores `image` under `key` with its ``/WebImageCore/WebImage/memoryCost`` as cost, then evicts least
     /// recently used entries until the limits hold.
     /// - Returns: Whether the image was stored (`false` when its cost alone is over the limit).
     @discardableResult

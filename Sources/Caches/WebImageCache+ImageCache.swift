@@ -7,13 +7,13 @@ extension WebImageCache: ImageCache {
     /// Looks `key` up in memory, then on disk.
     ///
     /// - `cacheType` `.memory`: memory only. `.disk`: disk only. `.all`: memory, then disk.
-    /// - A memory hit returns at once (``ImageCacheType/memory``) unless `queryMemoryData` asks
+    /// - A memory hit returns at once (``/WebImageCore/ImageCacheType/memory``) unless `queryMemoryData` asks
     ///   for its data from disk as well (read on the calling task with `queryMemoryDataSync`).
-    /// - A disk hit (``ImageCacheType/disk``) carries the data and the decoded image, which is
+    /// - A disk hit (``/WebImageCore/ImageCacheType/disk``) carries the data and the decoded image, which is
     ///   promoted to memory (not when a thumbnail size or scale-down budget decoded it smaller
     ///   than the data); with `avoidDecodeImage` it carries the data only and nothing is
-    ///   decoded. Read on ``BlockingWorkExecutor/fileIO`` and decoded through the decode stage
-    ///   (``ImageDecodeRequest``) on ``BlockingWorkExecutor/processing``, or both on the calling
+    ///   decoded. Read on ``/WebImageCore/BlockingWorkExecutor/fileIO`` and decoded through the decode stage
+    ///   (``/WebImageCore/ImageDecodeRequest``) on ``/WebImageCore/BlockingWorkExecutor/processing``, or both on the calling
     ///   task with `queryDiskDataSync`. Bad data is removed; data that is only unusable for
     ///   this request (too large, no coder yet) is kept.
     /// - `decodeFirstFrameOnly` makes an animated hit still; `matchAnimatedImageClass` makes a
@@ -40,12 +40,12 @@ extension WebImageCache: ImageCache {
     ///   is not decoded for memory when the disk tier is stored too (the next disk hit is
     ///   promoted); with `cacheType` `.memory` alone, data alone is decoded and the image kept.
     /// - Disk: `data`, or the image encoded (see ``WebImageCache``), with the image's extended
-    ///   data. Encoding runs on ``BlockingWorkExecutor/processing``, writing on
-    ///   ``BlockingWorkExecutor/fileIO``; both run even if the calling task is cancelled.
-    /// - Throws: ``WebImageError/Code/invalidArgument`` when both are `nil`;
-    ///   ``WebImageError/Code/cacheFailure`` when the disk write fails or the image cannot be
+    ///   data. Encoding runs on ``/WebImageCore/BlockingWorkExecutor/processing``, writing on
+    ///   ``/WebImageCore/BlockingWorkExecutor/fileIO``; both run even if the calling task is cancelled.
+    /// - Throws: ``/WebImageCore/WebImageError/Code/invalidArgument`` when both are `nil`;
+    ///   ``/WebImageCore/WebImageError/Code/cacheFailure`` when the disk write fails or the image cannot be
     ///   encoded (the memory tier has stored the image by then, and the message says so);
-    ///   ``WebImageError/Code/badImageData`` when data stored for memory alone does not decode.
+    ///   ``/WebImageCore/WebImageError/Code/badImageData`` when data stored for memory alone does not decode.
     public func store(_ image: WebImage?, data: Data?, forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) async throws {
         try await beginStore(image, data: data, forKey: key, options: options, context: context, cacheType: cacheType)()
     }
@@ -116,16 +116,16 @@ extension WebImageCache: ImageCache {
         }
     }
 
-    /// Removes `key` from the tiers `cacheType` names (disk work on ``BlockingWorkExecutor/fileIO``).
+    /// Removes `key` from the tiers `cacheType` names (disk work on ``/WebImageCore/BlockingWorkExecutor/fileIO``).
     public func removeImage(forKey key: String, cacheType: ImageCacheType) async {
         if cacheType.includesMemory { memoryCache.removeEntry(forKey: key) }
         if cacheType.includesDisk { await ioExecutor.runUncancellable { self.diskStorage.removeData(forKey: key) } }
     }
 
     /// The first tier, in query order, that holds `key` (SDWebImage's
-    /// `containsImageForKey:cacheType:completion:`): ``ImageCacheType/memory`` when memory
-    /// holds it, answered at once without asking the disk; else ``ImageCacheType/disk`` when
-    /// the disk does (checked on ``BlockingWorkExecutor/fileIO``); else `.none`. Never `.all`.
+    /// `containsImageForKey:cacheType:completion:`): ``/WebImageCore/ImageCacheType/memory`` when memory
+    /// holds it, answered at once without asking the disk; else ``/WebImageCore/ImageCacheType/disk`` when
+    /// the disk does (checked on ``/WebImageCore/BlockingWorkExecutor/fileIO``); else `.none`. Never `.all`.
     ///
     /// Decision: the answer is one tier read at one moment, as in SDWebImage. Checking both
     /// tiers for `.all` made the answer wait for the disk, and mixed two moments: with a store
@@ -137,7 +137,7 @@ extension WebImageCache: ImageCache {
         return await ioExecutor.runUncancellable { self.diskStorage.containsData(forKey: key) } ? .disk : .none
     }
 
-    /// Empties the tiers `cacheType` names (disk work on ``BlockingWorkExecutor/fileIO``).
+    /// Empties the tiers `cacheType` names (disk work on ``/WebImageCore/BlockingWorkExecutor/fileIO``).
     public func clear(cacheType: ImageCacheType) async {
         if cacheType.includesMemory { memoryCache.removeAll() }
         if cacheType.includesDisk { await ioExecutor.runUncancellable { self.diskStorage.removeAll() } }

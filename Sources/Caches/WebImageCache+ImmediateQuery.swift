@@ -8,7 +8,7 @@ extension WebImageCache {
     ///   from disk now;
     /// - on a memory miss, with `queryDiskDataSync`: the disk entry read and decoded now
     ///   (promoted to memory), or a miss;
-    /// - ``ImmediateCacheAnswer/unknown`` when the answer needs the disk and no `...Sync`
+    /// - ``/WebImageCore/ImmediateCacheAnswer/unknown`` when the answer needs the disk and no `...Sync`
     ///   option allows reading it here.
     public func queryImageImmediately(forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) -> ImmediateCacheAnswer {
         guard cacheType != .none else { return .miss }

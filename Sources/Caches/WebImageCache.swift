@@ -12,15 +12,15 @@ public import WebImageCore
 ///
 /// - **Query** (``queryImage(forKey:options:context:cacheType:)``): memory first; a memory hit
 ///   returns at once unless `queryMemoryData` asks for the data from disk too. A disk hit is
-///   decoded by the decode stage (``ImageDecodeRequest``: the request's coder, else ``coder``;
+///   decoded by the decode stage (``/WebImageCore/ImageDecodeRequest``: the request's coder, else ``coder``;
 ///   scale factor, thumbnail size, first frame only, ... from the options, context and key),
 ///   then promoted to memory, unless the decode made it smaller than the data (a thumbnail
-///   size or scale-down budget in the query): the key's memory entry stays full-size. Disk reads run on ``BlockingWorkExecutor/fileIO`` and decoding on
-///   ``BlockingWorkExecutor/processing``, or both on the calling task with `queryDiskDataSync`
+///   size or scale-down budget in the query): the key's memory entry stays full-size. Disk reads run on ``/WebImageCore/BlockingWorkExecutor/fileIO`` and decoding on
+///   ``/WebImageCore/BlockingWorkExecutor/processing``, or both on the calling task with `queryDiskDataSync`
 ///   (memory miss) or `queryMemoryDataSync` (memory hit). ``imageFromCache(forKey:options:context:)`` and its
 ///   siblings are the synchronous variants.
-/// - **Store**: the image goes to memory (cost ``WebImage/memoryCost``), the data to disk with
-///   the image's ``WebImage/extendedData``. Without data the image is encoded through the
+/// - **Store**: the image goes to memory (cost ``/WebImageCore/WebImage/memoryCost``), the data to disk with
+///   the image's ``/WebImageCore/WebImage/extendedData``. Without data the image is encoded through the
 ///   same coder: a still image as PNG if it has alpha, else JPEG; an animated image keeps its
 ///   animation (its original data when its frames are lazy, else its own format or GIF when
 ///   the coder can encode it). When no coder can encode it, the image stays in memory only and
@@ -29,7 +29,7 @@ public import WebImageCore
 ///   registered format recognises, is a miss and is removed. Data of a known format that no
 ///   coder of this cache can decode is a miss but stays (a coder may be registered later).
 /// - **Failures**: a read-only or full disk makes `store` throw
-///   ``WebImageError/Code/cacheFailure`` after the memory tier has stored the image, so the
+///   ``/WebImageCore/WebImageError/Code/cacheFailure`` after the memory tier has stored the image, so the
 ///   memory cache keeps working.
 ///
 /// Thread-safety: every member may be called from any thread, concurrently. No lock is held
@@ -61,6 +61,7 @@ public final class WebImageCache: Sendable {
         /// Whether disk writes are flushed to the device (default `false`).
         public var synchronizesWrites: Bool
 
+        /// Settings as given; see each property for its default.
         /// - Parameters: See the properties.
         public init(
             shouldCacheImagesInMemory: Bool = true,
@@ -129,7 +130,7 @@ public final class WebImageCache: Sendable {
     ///     `$XDG_CACHE_HOME/swiftwebimage` (or `~/.cache/swiftwebimage`).
     ///   - config: The settings.
     ///   - coder: Decodes disk hits and encodes images stored without data, unless a request's
-    ///     ``WebImageContext/imageCoder`` overrides it. Default: an empty ``CodersManager``,
+    ///     ``/WebImageCore/WebImageContext/imageCoder`` overrides it. Default: an empty ``/WebImageCore/CodersManager``,
     ///     which decodes nothing: pass `CodersManager.shared` (module `SwiftWebImage`) for the
     ///     built-in coders, as the shared cache `WebImageCache.shared` of that module does.
     public convenience init(namespace: String = "default", directory: URL? = nil, config: Config = Config(), coder: any ImageCoder = CodersManager()) {
@@ -151,7 +152,7 @@ public final class WebImageCache: Sendable {
     ///     ``config`` is set, as with ``init(namespace:directory:config:coder:)``.
     ///   - config: The settings.
     ///   - coder: Decodes disk hits and encodes images stored without data, unless a request's
-    ///     ``WebImageContext/imageCoder`` overrides it. Default: an empty ``CodersManager``.
+    ///     ``/WebImageCore/WebImageContext/imageCoder`` overrides it. Default: an empty ``/WebImageCore/CodersManager``.
     public init(namespace: String = "custom", diskStorage: any DiskStorage, config: Config = Config(), coder: any ImageCoder = CodersManager()) {
         self.namespace = namespace
         self.memoryCache = MemoryCache(costLimit: config.memoryCostLimit, countLimit: config.memoryCountLimit)
@@ -237,7 +238,7 @@ public final class WebImageCache: Sendable {
 
     /// Removes expired disk entries as of now and trims the disk as the storage's policy says
     /// (a ``DiskCache``: to half its limit when over it; see
-    /// ``DiskCache/removeExpiredData(referenceDate:)``). Runs on ``BlockingWorkExecutor/fileIO``.
+    /// ``DiskCache/removeExpiredData(referenceDate:)``). Runs on ``/WebImageCore/BlockingWorkExecutor/fileIO``.
     /// - Returns: The number of entries removed.
     @discardableResult
     public func removeExpiredData() async -> Int {

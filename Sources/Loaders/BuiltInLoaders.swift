@@ -1,6 +1,6 @@
 public import WebImageCore
 
-/// The loaders this module provides, ready for a ``LoadersManager``.
+/// The loaders this module provides, ready for a ``/WebImageCore/LoadersManager``.
 public enum BuiltInLoaders {
     /// A new ``Downloader``, ``FileLoader`` and ``DataURLLoader``, in that registration order
     /// (a manager asks the last added first; their URL schemes do not overlap anyway), all

@@ -10,7 +10,7 @@ public import WebImageCore
 ///
 /// Thread-safety: immutable; use from any thread.
 public final class DataURLLoader: ImageLoader {
-    /// The coder for requests whose context sets no ``WebImageContext/imageCoder``.
+    /// The coder for requests whose context sets no ``/WebImageCore/WebImageContext/imageCoder``.
     public let coder: any ImageCoder
 
     /// A data URL loader.
@@ -26,7 +26,7 @@ public final class DataURLLoader: ImageLoader {
 
     /// Decodes the payload of `url`, then the image in it. Sends one progress event.
     /// - Returns: The image, the payload, and the URL's media type as the content type.
-    /// - Throws: ``WebImageError``: `unsupportedURL` (not a data URL), `invalidURL` (malformed:
+    /// - Throws: ``/WebImageCore/WebImageError``: `unsupportedURL` (not a data URL), `invalidURL` (malformed:
     ///   no comma, a bad percent escape, invalid Base64), `badImageData` (empty payload,
     ///   undecodable), `cancelled`.
     public func requestImage(with url: URL, options: WebImageOptions, context: WebImageContext, progress: ImageLoaderProgressHandler?) async throws -> ImageLoaderResult {

@@ -7,7 +7,7 @@ public import FoundationNetworking
 /// `SDWebImageDownloaderDecryptor`): decrypt, unwrap, decode Base64.
 public protocol Decryptor: Sendable {
     /// The data to decode instead of `data`, or `nil` to fail the download with a
-    /// ``WebImageError/Code/badImageData`` error.
+    /// ``/WebImageCore/WebImageError/Code/badImageData`` error.
     func decryptedData(_ data: Data, response: URLResponse?) -> Data?
 }
 

@@ -16,7 +16,7 @@ import Synchronization
 ///
 /// - **One download per URL.** A request for a URL already in flight (queued, downloading or
 ///   decoding) joins that download. Each requester's task is its token: cancelling it ends
-///   only that requester (with ``WebImageError/Code/cancelled``); the download itself is
+///   only that requester (with ``/WebImageCore/WebImageError/Code/cancelled``); the download itself is
 ///   cancelled when its last requester leaves (a queued one is dequeued, a running one's
 ///   connection is closed). A joining request shares the first requester's HTTP request
 ///   (headers, request modifier, cookies flag, `refreshCached`), response modifier and
@@ -27,8 +27,8 @@ import Synchronization
 ///   others, `lowPriority` after them. ``isSuspended`` holds queued downloads back. A download
 ///   keeps its slot until its requesters have been called back, so with one slot the
 ///   completions come in the order the downloads started.
-/// - **Validation.** Acceptable status codes (304 gives ``WebImageError/Code/cacheNotModified``,
-///   others ``WebImageError/Code/invalidDownloadStatusCode`` with the code), acceptable content
+/// - **Validation.** Acceptable status codes (304 gives ``/WebImageCore/WebImageError/Code/cacheNotModified``,
+///   others ``/WebImageCore/WebImageError/Code/invalidDownloadStatusCode`` with the code), acceptable content
 ///   types, a maximum response size, bounded redirects, an idle timeout. A body shorter than
 ///   its `Content-Length` is an error.
 /// - **Extension points.** Request modifier, response modifier and decryptor, from the
@@ -36,7 +36,7 @@ import Synchronization
 /// - **Progress.** Progress events per chunk (throttled by
 ///   ``DownloaderConfiguration/minimumProgressInterval``); with `progressiveLoad`, partial
 ///   images from one incremental decoder per download, never after the final image.
-/// - **Decoding.** With the context's ``WebImageContext/imageCoder``, else ``coder``, with the
+/// - **Decoding.** With the context's ``/WebImageCore/WebImageContext/imageCoder``, else ``coder``, with the
 ///   context's scale factor (or `@2x`/`@3x` from the cache key), thumbnail size and scale-down
 ///   limit; `avoidDecodeImage` returns the data only.
 ///
@@ -63,7 +63,7 @@ import Synchronization
 public final class Downloader: ImageLoader {
     /// The configuration the downloader was made with.
     public let configuration: DownloaderConfiguration
-    /// The coder for requests whose context sets no ``WebImageContext/imageCoder``
+    /// The coder for requests whose context sets no ``/WebImageCore/WebImageContext/imageCoder``
     /// (the umbrella module passes `CodersManager.shared`).
     public let coder: any ImageCoder
 
@@ -166,10 +166,10 @@ public final class Downloader: ImageLoader {
         environment.scheduler.runningCount
     }
 
-    /// Cancels every download: every requester ends with ``WebImageError/Code/cancelled``.
+    /// Cancels every download: every requester ends with ``/WebImageCore/WebImageError/Code/cancelled``.
     ///
     /// "Every" is every request whose call has returned before this one (the completion-handler
-    /// ``requestImage(with:options:context:progress:completion:)`` registers before it returns),
+    /// ``beginRequest(with:options:context:progress:completion:)`` registers before it returns),
     /// queued or running; requests that have already been called back are not affected.
     public func cancelAllDownloads() {
         for transfer in environment.table.all { transfer.cancelAll() }
@@ -184,12 +184,12 @@ public final class Downloader: ImageLoader {
     }
 
     /// Downloads and decodes the image at `url`; see the type's documentation.
-    /// - Throws: ``WebImageError``: `unsupportedURL` for a URL that is not http(s); `cancelled`
+    /// - Throws: ``/WebImageCore/WebImageError``: `unsupportedURL` for a URL that is not http(s); `cancelled`
     ///   when the task is cancelled ("Operation cancelled by user before sending the request"
     ///   if it had not started); `invalidDownloadOperation` when the request modifier vetoes;
     ///   `invalidDownloadStatusCode`, `cacheNotModified`, `invalidDownloadContentType`,
     ///   `invalidDownloadResponse` (refused, too large, truncated, too many redirects, network
-    ///   failure with the `URLError` as ``WebImageError/underlyingError``), `badImageData`.
+    ///   failure with the `URLError` as ``/WebImageCore/WebImageError/underlyingError``), `badImageData`.
     public func requestImage(with url: URL, options: WebImageOptions, context: WebImageContext, progress: ImageLoaderProgressHandler?) async throws -> ImageLoaderResult {
         guard canRequestImage(for: url) else {
             throw Self.unsupported(url)
@@ -211,21 +211,21 @@ public final class Downloader: ImageLoader {
     /// completion-handler form of the async ``requestImage(with:options:context:progress:)``,
     /// with the same errors.
     ///
-    /// Unlike the generic ``ImageLoader`` wrapper, which starts a task, the request is
+    /// Unlike the generic ``/WebImageCore/ImageLoader`` wrapper, which starts a task, the request is
     /// registered before this returns: ``currentDownloadCount`` counts it and
     /// ``cancelAllDownloads()`` cancels it from then on.
     ///
-    /// `completion` is called exactly once, on the context's ``WebImageContext/callbackQueue``
-    /// (default ``CallbackQueue/immediate``: the thread that finished the work, with no lock of
+    /// `completion` is called exactly once, on the context's ``/WebImageCore/WebImageContext/callbackQueue``
+    /// (default ``/WebImageCore/CallbackQueue/immediate``: the thread that finished the work, with no lock of
     /// the downloader held; for a request refused at once, such as an `ftp` URL or a request
     /// modifier's veto, that is before this returns). Progress events go to the same queue.
     /// Cancelling the returned operation ends this request at once with a
-    /// ``WebImageError/Code/cancelled`` error, unless its result is already on its way; the
+    /// ``/WebImageCore/WebImageError/Code/cancelled`` error, unless its result is already on its way; the
     /// download goes on while other requesters wait for it.
     ///
     /// The completion-handler API (`requestImage(with:options:context:progress:completion:)`)
     /// comes here for a `Downloader`, an `any ImageLoader` holding one, and a
-    /// ``LoadersManager`` that picks it.
+    /// ``/WebImageCore/LoadersManager`` that picks it.
     public func beginRequest(
         with url: URL,
         options: WebImageOptions,
@@ -252,7 +252,7 @@ public final class Downloader: ImageLoader {
     }
 
     /// Whether a failure blocks `url` until `retryFailed`: every failure except cancellations,
-    /// "not modified", transient network errors (``WebImageError/isTransientLoadError(_:)``:
+    /// "not modified", transient network errors (``/WebImageCore/WebImageError/isTransientLoadError(_:)``:
     /// timeouts, lost connections, truncated bodies...) and HTTP statuses that say "try later"
     /// (408, 429 and 5xx: our decision, the server may recover; a 404 blocks).
     public func shouldBlockFailedURL(_ url: URL, error: any Error) -> Bool {

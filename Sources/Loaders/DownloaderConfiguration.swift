@@ -47,7 +47,7 @@ public struct DownloaderConfiguration: Sendable {
     /// The password for HTTP authentication, with ``username`` (default `nil`).
     public var password: String?
     /// The HTTP status codes that count as success (default 200..<300, what SDWebImage ships).
-    /// A 304 is always reported as ``WebImageError/Code/cacheNotModified``.
+    /// A 304 is always reported as ``/WebImageCore/WebImageError/Code/cacheNotModified``.
     public var acceptableStatusCodes = IndexSet(integersIn: 200..<300)
     /// The acceptable MIME types of a response, lower case; an entry may end in `/*`
     /// (`"image/*"`). `nil` (the default) accepts any. A response without a content type is
@@ -62,7 +62,7 @@ public struct DownloaderConfiguration: Sendable {
     public var maximumResponseSize = 100 * 1024 * 1024
     /// The most HTTP redirects one download follows (default 16). More, or a redirect to a
     /// scheme other than http(s) (checked on each `Location` before it is requested), fails
-    /// the download with ``WebImageError/Code/invalidDownloadResponse``.
+    /// the download with ``/WebImageCore/WebImageError/Code/invalidDownloadResponse``.
     ///
     /// On a redirect to another origin (scheme, host or port), the credential and the
     /// `Authorization`, `Proxy-Authorization` and `Cookie` fields (the request modifier's
@@ -107,13 +107,13 @@ public struct DownloaderConfiguration: Sendable {
     /// The HTTP header fields sent with every request (default ``defaultHTTPHeaders``).
     public var httpHeaders: [String: String] = DownloaderConfiguration.defaultHTTPHeaders
     /// Rewrites or vetoes every request; a request's context
-    /// (``WebImageContext/downloadRequestModifier``) wins over it (default `nil`).
+    /// (``WebImageCore/WebImageContext/downloadRequestModifier``) wins over it (default `nil`).
     public var requestModifier: (any RequestModifier)?
     /// Rewrites or vetoes every response; the context's
-    /// (``WebImageContext/downloadResponseModifier``) wins over it (default `nil`).
+    /// (``WebImageCore/WebImageContext/downloadResponseModifier``) wins over it (default `nil`).
     public var responseModifier: (any ResponseModifier)?
     /// Transforms every downloaded body before decoding; the context's
-    /// (``WebImageContext/downloadDecryptor``) wins over it (default `nil`).
+    /// (``WebImageCore/WebImageContext/downloadDecryptor``) wins over it (default `nil`).
     public var decryptor: (any Decryptor)?
     /// A `URLCache` used ONLY by `refreshCached` requests (default `nil`: the downloader's own
     /// in-memory store of ``revalidationCacheCapacity`` bytes).
@@ -121,7 +121,7 @@ public struct DownloaderConfiguration: Sendable {
     /// Other requests bypass it entirely: the image caches already hold what was downloaded,
     /// so the bytes are not cached twice. A `refreshCached` request sends `If-None-Match` /
     /// `If-Modified-Since` from the stored response; a 304, or a body identical to the stored
-    /// one, ends the request with ``WebImageError/Code/cacheNotModified``; a new body is stored.
+    /// one, ends the request with ``/WebImageCore/WebImageError/Code/cacheNotModified``; a new body is stored.
     ///
     /// Decision: the default is not a `URLCache`, because swift-corelibs-foundation's
     /// `URLCache` creates a directory under `~/.cache` even with a disk capacity of 0.

@@ -8,7 +8,7 @@ import Dispatch
 ///
 /// Thread-safety: immutable; use from any thread. The file is read on a global dispatch queue.
 public final class FileLoader: ImageLoader {
-    /// The coder for requests whose context sets no ``WebImageContext/imageCoder``.
+    /// The coder for requests whose context sets no ``/WebImageCore/WebImageContext/imageCoder``.
     public let coder: any ImageCoder
     /// The largest file the loader reads, in bytes (default 100 MiB, as the downloader's
     /// maximum response size). A larger file fails before it is read.
@@ -30,7 +30,7 @@ public final class FileLoader: ImageLoader {
 
     /// Reads and decodes the file at `url`. Sends one progress event (the whole size) after
     /// the read; never partial images.
-    /// - Throws: ``WebImageError``: `unsupportedURL` (not a file URL), `invalidURL` (no such
+    /// - Throws: ``/WebImageCore/WebImageError``: `unsupportedURL` (not a file URL), `invalidURL` (no such
     ///   file, or a directory), `invalidDownloadResponse` (unreadable, or larger than
     ///   ``maximumFileSize``), `badImageData` (empty, undecodable), `cancelled`.
     public func requestImage(with url: URL, options: WebImageOptions, context: WebImageContext, progress: ImageLoaderProgressHandler?) async throws -> ImageLoaderResult {

@@ -8,7 +8,7 @@ public import Foundation
 /// Rewrites or vetoes a download's HTTP request (SDWebImage's `SDWebImageDownloaderRequestModifier`).
 public protocol RequestModifier: Sendable {
     /// The request to send instead of `request`, or `nil` to cancel the download with a
-    /// ``WebImageError/Code/invalidDownloadOperation`` error.
+    /// ``/WebImageCore/WebImageError/Code/invalidDownloadOperation`` error.
     func modifiedRequest(_ request: URLRequest) -> URLRequest?
 }
 

@@ -9,7 +9,7 @@ public import Foundation
 /// `SDWebImageDownloaderResponseModifier`), for example to fix a server's content type.
 public protocol ResponseModifier: Sendable {
     /// The response to use instead of `response`, or `nil` to fail the download with a
-    /// ``WebImageError/Code/invalidDownloadResponse`` error.
+    /// ``/WebImageCore/WebImageError/Code/invalidDownloadResponse`` error.
     func modifiedResponse(_ response: URLResponse) -> URLResponse?
 }
 

@@ -3,17 +3,23 @@ public import WebImageCore
 extension WebImageContextKeys {
     /// The key of ``WebImageCore/WebImageContext/downloadRequestModifier``.
     public enum DownloadRequestModifier: WebImageContextKey {
+        /// The value's type.
         public typealias Value = any WebImageLoaders.RequestModifier
+        /// Changes what is loaded.
         public static let effect = WebImageContextKeyEffect.load
     }
     /// The key of ``WebImageCore/WebImageContext/downloadResponseModifier``.
     public enum DownloadResponseModifier: WebImageContextKey {
+        /// The value's type.
         public typealias Value = any WebImageLoaders.ResponseModifier
+        /// Changes what is loaded.
         public static let effect = WebImageContextKeyEffect.load
     }
     /// The key of ``WebImageCore/WebImageContext/downloadDecryptor``.
     public enum DownloadDecryptor: WebImageContextKey {
+        /// The value's type.
         public typealias Value = any WebImageLoaders.Decryptor
+        /// Changes what is loaded.
         public static let effect = WebImageContextKeyEffect.load
     }
 }

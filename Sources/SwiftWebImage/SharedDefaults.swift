@@ -16,7 +16,7 @@ extension LoadersManager {
     /// The shared loaders manager, holding the built-in loaders. Register a custom loader at
     /// launch with `LoadersManager.shared.add(MyLoader())`: it is asked before the built-ins.
     ///
-    /// Built-in members, in registration order: ``Downloader/shared`` (http, https), a
+    /// Built-in members, in registration order: ``WebImageLoaders/Downloader/shared`` (http, https), a
     /// `FileLoader` (file URLs) and a `DataURLLoader` (data URLs), all decoding with
     /// ``CodersManager/shared``.
     public static let shared = LoadersManager(BuiltInComponents.loaders)
@@ -24,7 +24,7 @@ extension LoadersManager {
 
 extension Downloader {
     /// The shared downloader (SDWebImage's `sharedDownloader`): the one in
-    /// ``LoadersManager/shared``, decoding with ``CodersManager/shared``. Set its headers, or
+    /// ``WebImageCore/LoadersManager/shared``, decoding with ``WebImageCore/CodersManager/shared``. Set its headers, or
     /// suspend it, here.
     public static let shared = Downloader(coder: CodersManager.shared)
 }
@@ -33,8 +33,8 @@ extension WebImageCache {
     /// The shared cache (SDWebImage's `SDImageCache.sharedImageCache`): namespace `"default"`,
     /// memory + disk in `$XDG_CACHE_HOME/swiftwebimage/default` (or
     /// `~/.cache/swiftwebimage/default`), decoding disk hits and encoding images stored without
-    /// data with ``CodersManager/shared`` from the first use, whatever is touched first.
-    /// Creating it does no I/O. It is the built-in member of ``CachesManager/shared``.
+    /// data with ``WebImageCore/CodersManager/shared`` from the first use, whatever is touched first.
+    /// Creating it does no I/O. It is the built-in member of ``WebImageCore/CachesManager/shared``.
     public static let shared = WebImageCache(namespace: "default", coder: CodersManager.shared)
 }
 
@@ -43,7 +43,7 @@ extension CachesManager {
     /// it becomes the highest member (queried first, and with the default store policy the one
     /// stores go to).
     ///
-    /// Built-in member: ``WebImageCache/shared`` (memory + disk, in
+    /// Built-in member: ``WebImageCaches/WebImageCache/shared`` (memory + disk, in
     /// `$XDG_CACHE_HOME/swiftwebimage/default` or `~/.cache/swiftwebimage/default`), decoding
     /// disk hits and encoding images stored without data with ``CodersManager/shared``.
     public static let shared = CachesManager(BuiltInComponents.caches)

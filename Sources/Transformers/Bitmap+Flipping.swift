@@ -6,7 +6,7 @@ extension Bitmap {
     /// Memory: when this bitmap's pixel storage is not shared, no second bitmap is made (the
     /// rows are swapped and reversed where they are); when it is shared, copy-on-write makes
     /// the one copy this bitmap then owns. ``FlippingTransformer`` and the 180-degree case of
-    /// ``RotationTransformer`` flip this way; an ``WebImageCore/ImageTransformer`` borrows its
+    /// ``RotationTransformer`` flip this way; an ``/WebImageCore/ImageTransformer`` borrows its
     /// input, so there the storage is always shared with the caller and one new bitmap is made
     /// (see ``FlippingTransformer``).
     public mutating func flip(horizontal: Bool, vertical: Bool) {

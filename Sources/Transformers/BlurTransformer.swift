@@ -23,13 +23,13 @@ public import WebImageCore
 ///   neighbours (no halo); fully transparent output pixels are `(0, 0, 0, 0)`.
 /// - Edges are mirrored, which keeps the mean of the image (up to 8-bit rounding).
 ///
-/// The scale factor, format and metadata are kept, ``ImageMetadata/transformed`` is added, and
+/// The scale factor, format and metadata are kept, ``/WebImageCore/ImageMetadata/transformed`` is added, and
 /// every frame of an animated image is blurred.
 ///
 /// Animated images: every frame is transformed, keeping the frame count, durations and loop
-/// count. A lazily decoded animation (``WebImageCore/WebImage/isLazilyAnimated``) gives a lazily
+/// count. A lazily decoded animation (``/WebImageCore/WebImage/isLazilyAnimated``) gives a lazily
 /// transformed one: frame 0 now, frame `n` when it is read, a bounded number held at once (see
-/// ``WebImageCore/WebImage/mappingFrames(transformerKey:_:)``); an animation whose frames are all
+/// ``/WebImageCore/WebImage/mappingFrames(transformerKey:_:)``); an animation whose frames are all
 /// held gives one whose transformed frames are all held. Whether to transform animated images
 /// at all is the caller's choice (SDWebImage's `transformAnimatedImage` option).
 ///
@@ -59,6 +59,7 @@ public struct BlurTransformer: ImageTransformer, Hashable {
     /// The Gaussian's standard deviation in pixels, rounded to six decimals.
     public let radius: Double
 
+    /// A Gaussian blur of standard deviation `radius`.
     /// - Parameter radius: The standard deviation in pixels, 0...``maximumRadius`` (checked
     ///   when transforming).
     public init(radius: Double) {
@@ -71,7 +72,7 @@ public struct BlurTransformer: ImageTransformer, Hashable {
     }
 
     /// Blurs every frame of `image`.
-    /// - Throws: ``WebImageError/Code/invalidArgument`` for a radius outside 0...``maximumRadius``.
+    /// - Throws: ``/WebImageCore/WebImageError/Code/invalidArgument`` for a radius outside 0...``maximumRadius``.
     public func transform(_ image: WebImage, forKey key: String) throws -> WebImage {
         guard radius.isFinite, radius >= 0, radius <= Self.maximumRadius else {
             throw WebImageError(.invalidArgument, "\(transformerKey): the radius \(radius) is outside 0...\(Self.maximumRadius) (key \(key))")

@@ -5,14 +5,14 @@ public import WebImageCore
 ///
 /// The matrix works on straight (non-premultiplied) colors scaled to 0...1; results are clamped
 /// and rounded to the nearest 8-bit value. The identity matrix leaves every pixel unchanged.
-/// The scale factor, format and metadata are kept, ``ImageMetadata/transformed`` is added, and
+/// The scale factor, format and metadata are kept, ``/WebImageCore/ImageMetadata/transformed`` is added, and
 /// every frame of an animated image is filtered. The output has alpha if the input has, or if
 /// the matrix changes alpha.
 ///
 /// Animated images: every frame is transformed, keeping the frame count, durations and loop
-/// count. A lazily decoded animation (``WebImageCore/WebImage/isLazilyAnimated``) gives a lazily
+/// count. A lazily decoded animation (``/WebImageCore/WebImage/isLazilyAnimated``) gives a lazily
 /// transformed one: frame 0 now, frame `n` when it is read, a bounded number held at once (see
-/// ``WebImageCore/WebImage/mappingFrames(transformerKey:_:)``); an animation whose frames are all
+/// ``/WebImageCore/WebImage/mappingFrames(transformerKey:_:)``); an animation whose frames are all
 /// held gives one whose transformed frames are all held. Whether to transform animated images
 /// at all is the caller's choice (SDWebImage's `transformAnimatedImage` option).
 ///
@@ -23,6 +23,7 @@ public struct ColorMatrixTransformer: ImageTransformer, Hashable {
     /// The matrix.
     public let matrix: ColorMatrix
 
+    /// A transformer that applies `matrix` to every pixel.
     /// - Parameter matrix: The matrix to apply.
     public init(matrix: ColorMatrix) {
         self.matrix = matrix
@@ -34,7 +35,7 @@ public struct ColorMatrixTransformer: ImageTransformer, Hashable {
     }
 
     /// Filters every frame of `image`.
-    /// - Throws: ``WebImageError/Code/invalidArgument`` if a matrix value is not finite.
+    /// - Throws: ``/WebImageCore/WebImageError/Code/invalidArgument`` if a matrix value is not finite.
     public func transform(_ image: WebImage, forKey key: String) throws -> WebImage {
         guard matrix.values.allSatisfy(\.isFinite) else {
             throw WebImageError(.invalidArgument, "\(transformerKey): the color matrix has a value that is not finite (key \(key))")

@@ -7,12 +7,12 @@ public import WebImageCore
 /// rectangle inside the image; ``Bounds/strict`` rejects any rectangle not entirely inside.
 /// Either way a rectangle that does not overlap the image at all is an error.
 /// The pixels are copied exactly. The scale factor, format and metadata are kept,
-/// ``ImageMetadata/transformed`` is added, and every frame of an animated image is cropped.
+/// ``/WebImageCore/ImageMetadata/transformed`` is added, and every frame of an animated image is cropped.
 ///
 /// Animated images: every frame is transformed, keeping the frame count, durations and loop
-/// count. A lazily decoded animation (``WebImageCore/WebImage/isLazilyAnimated``) gives a lazily
+/// count. A lazily decoded animation (``/WebImageCore/WebImage/isLazilyAnimated``) gives a lazily
 /// transformed one: frame 0 now, frame `n` when it is read, a bounded number held at once (see
-/// ``WebImageCore/WebImage/mappingFrames(transformerKey:_:)``); an animation whose frames are all
+/// ``/WebImageCore/WebImage/mappingFrames(transformerKey:_:)``); an animation whose frames are all
 /// held gives one whose transformed frames are all held. Whether to transform animated images
 /// at all is the caller's choice (SDWebImage's `transformAnimatedImage` option).
 ///
@@ -33,6 +33,7 @@ public struct CroppingTransformer: ImageTransformer, Hashable {
     /// What to do with a rectangle that reaches outside the image.
     public let bounds: Bounds
 
+    /// A crop to `rect`.
     /// - Parameters:
     ///   - rect: The rectangle to keep, in pixels; must not be empty (checked when transforming).
     ///   - bounds: Default ``Bounds/clamp``.
@@ -47,8 +48,8 @@ public struct CroppingTransformer: ImageTransformer, Hashable {
     }
 
     /// Crops every frame of `image`.
-    /// - Throws: ``WebImageError/Code/invalidArgument`` for an empty rectangle;
-    ///   ``WebImageError/Code/transformFailed`` when the rectangle misses the image, or (with
+    /// - Throws: ``/WebImageCore/WebImageError/Code/invalidArgument`` for an empty rectangle;
+    ///   ``/WebImageCore/WebImageError/Code/transformFailed`` when the rectangle misses the image, or (with
     ///   ``Bounds/strict``) is not entirely inside it.
     public func transform(_ image: WebImage, forKey key: String) throws -> WebImage {
         let region = try cropRegion(for: image.pixelSize, key: key)

@@ -3,17 +3,17 @@ public import WebImageCore
 /// Mirrors an image left-right and/or top-bottom, exactly (SDWebImage's `SDImageFlippingTransformer`).
 ///
 /// With neither flag the pixels are unchanged (the image is still marked transformed).
-/// The scale factor, format and metadata are kept, ``ImageMetadata/transformed`` is added, and
+/// The scale factor, format and metadata are kept, ``/WebImageCore/ImageMetadata/transformed`` is added, and
 /// every frame of an animated image is flipped.
 ///
 /// Animated images: every frame is transformed, keeping the frame count, durations and loop
-/// count. A lazily decoded animation (``WebImageCore/WebImage/isLazilyAnimated``) gives a lazily
+/// count. A lazily decoded animation (``/WebImageCore/WebImage/isLazilyAnimated``) gives a lazily
 /// transformed one: frame 0 now, frame `n` when it is read, a bounded number held at once (see
-/// ``WebImageCore/WebImage/mappingFrames(transformerKey:_:)``); an animation whose frames are all
+/// ``/WebImageCore/WebImage/mappingFrames(transformerKey:_:)``); an animation whose frames are all
 /// held gives one whose transformed frames are all held. Whether to transform animated images
 /// at all is the caller's choice (SDWebImage's `transformAnimatedImage` option).
 ///
-/// Memory (decision): ``WebImageCore/ImageTransformer/transform(_:forKey:)`` borrows its input
+/// Memory (decision): ``/WebImageCore/ImageTransformer/transform(_:forKey:)`` borrows its input
 /// and the caller keeps it (the manager reads its format and extended data, caches and views
 /// may hold it), so the source's pixels are never this transformer's to overwrite: a still
 /// image, a held frame and an animation's first frame get one new bitmap each (a copy-on-write
@@ -35,6 +35,7 @@ public struct FlippingTransformer: ImageTransformer, Hashable {
     /// Whether to mirror top-bottom.
     public let vertical: Bool
 
+    /// A flip left-right, top-bottom, or both.
     /// - Parameters:
     ///   - horizontal: Mirror left-right. Default `false`.
     ///   - vertical: Mirror top-bottom. Default `false`.

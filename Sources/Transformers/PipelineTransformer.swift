@@ -6,7 +6,7 @@ public import WebImageCore
 /// Each transformer receives the previous one's output and the same cache key; the first error
 /// stops the pipeline and is thrown as is. Pipelines nest (a nested pipeline's key joins into
 /// the outer one's, so `[a, [b, c]]` and `[a, b, c]` have the same key and do the same work).
-/// An empty pipeline returns the image marked ``ImageMetadata/transformed`` and otherwise unchanged.
+/// An empty pipeline returns the image marked ``/WebImageCore/ImageMetadata/transformed`` and otherwise unchanged.
 /// An animated image goes through each transformer whole (every frame, see the built-in
 /// transformers' notes on memory); the first one turns a lazily decoded animation into frames
 /// held in memory.
@@ -20,6 +20,7 @@ public struct PipelineTransformer: ImageTransformer {
     /// The transformers, applied first to last.
     public let transformers: [any ImageTransformer]
 
+    /// A pipeline applying `transformers` first to last.
     /// - Parameter transformers: The transformers, applied first to last.
     public init(_ transformers: [any ImageTransformer]) {
         self.transformers = transformers

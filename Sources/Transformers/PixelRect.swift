@@ -20,7 +20,7 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
         self.height = height
     }
 
-    /// A rectangle from its origin and a ``PixelSize``.
+    /// A rectangle from its origin and a ``/WebImageCore/PixelSize``.
     public init(x: Int, y: Int, size: PixelSize) {
         self.init(x: x, y: y, width: size.width, height: size.height)
     }

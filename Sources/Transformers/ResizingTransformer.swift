@@ -11,14 +11,14 @@ public import WebImageCore
 ///   may be off by less than one source pixel.
 ///
 /// Resampling premultiplies alpha (no dark fringes at transparent edges) with ``filter``
-/// (default ``ResamplingFilter/lanczos3``; see ``WebImageCore/Bitmap/resampled(to:filter:)``).
-/// The scale factor, format and metadata are kept, ``ImageMetadata/transformed`` is added, and
+/// (default ``/WebImageCore/ResamplingFilter/lanczos3``; see ``/WebImageCore/Bitmap/resampled(to:filter:)``).
+/// The scale factor, format and metadata are kept, ``/WebImageCore/ImageMetadata/transformed`` is added, and
 /// every frame of an animated image is resized (durations and loop count kept).
 ///
 /// Animated images: every frame is transformed, keeping the frame count, durations and loop
-/// count. A lazily decoded animation (``WebImageCore/WebImage/isLazilyAnimated``) gives a lazily
+/// count. A lazily decoded animation (``/WebImageCore/WebImage/isLazilyAnimated``) gives a lazily
 /// transformed one: frame 0 now, frame `n` when it is read, a bounded number held at once (see
-/// ``WebImageCore/WebImage/mappingFrames(transformerKey:_:)``); an animation whose frames are all
+/// ``/WebImageCore/WebImage/mappingFrames(transformerKey:_:)``); an animation whose frames are all
 /// held gives one whose transformed frames are all held. Whether to transform animated images
 /// at all is the caller's choice (SDWebImage's `transformAnimatedImage` option).
 ///
@@ -44,11 +44,12 @@ public struct ResizingTransformer: ImageTransformer, Hashable {
     /// The resampling filter.
     public let filter: ResamplingFilter
 
+    /// A resize to exactly `size` pixels.
     /// - Parameters:
     ///   - size: The exact output size in pixels; both sides must be at least 1 (checked when
     ///     transforming).
     ///   - mode: How the image fills the size. Default ``ScaleMode/fill``.
-    ///   - filter: The resampling filter. Default ``ResamplingFilter/lanczos3``.
+    ///   - filter: The resampling filter. Default ``/WebImageCore/ResamplingFilter/lanczos3``.
     public init(size: PixelSize, mode: ScaleMode = .fill, filter: ResamplingFilter = .lanczos3) {
         self.size = size
         self.mode = mode
@@ -61,8 +62,8 @@ public struct ResizingTransformer: ImageTransformer, Hashable {
     }
 
     /// Resizes every frame of `image`.
-    /// - Throws: ``WebImageError/Code/invalidArgument`` if ``size`` is empty or over
-    ///   ``WebImageCore/Bitmap/maximumResampledPixelCount`` pixels, or the image is empty.
+    /// - Throws: ``/WebImageCore/WebImageError/Code/invalidArgument`` if ``size`` is empty or over
+    ///   ``/WebImageCore/Bitmap/maximumResampledPixelCount`` pixels, or the image is empty.
     public func transform(_ image: WebImage, forKey key: String) throws -> WebImage {
         guard !size.isEmpty else {
             throw WebImageError(.invalidArgument, "\(transformerKey): the target size \(size) is empty (image \(image.pixelSize), key \(key))")
@@ -111,7 +112,7 @@ extension ImageTransformer where Self == ResizingTransformer {
     /// - Parameters:
     ///   - size: The exact output size in pixels.
     ///   - mode: How the image fills the size. Default ``ResizingTransformer/ScaleMode/fill``.
-    ///   - filter: The resampling filter. Default ``ResamplingFilter/lanczos3``.
+    ///   - filter: The resampling filter. Default ``/WebImageCore/ResamplingFilter/lanczos3``.
     public static func resize(to size: PixelSize, mode: ResizingTransformer.ScaleMode = .fill, filter: ResamplingFilter = .lanczos3) -> ResizingTransformer {
         ResizingTransformer(size: size, mode: mode, filter: filter)
     }

@@ -16,13 +16,13 @@ import Foundation
 ///   corners off (for a quarter turn of a non-square image: the rotated image centered on the
 ///   original canvas, rounding the offset down, with transparent bands).
 ///
-/// The scale factor, format and metadata are kept, ``ImageMetadata/transformed`` is added, and
+/// The scale factor, format and metadata are kept, ``/WebImageCore/ImageMetadata/transformed`` is added, and
 /// every frame of an animated image is rotated.
 ///
 /// Animated images: every frame is transformed, keeping the frame count, durations and loop
-/// count. A lazily decoded animation (``WebImageCore/WebImage/isLazilyAnimated``) gives a lazily
+/// count. A lazily decoded animation (``/WebImageCore/WebImage/isLazilyAnimated``) gives a lazily
 /// transformed one: frame 0 now, frame `n` when it is read, a bounded number held at once (see
-/// ``WebImageCore/WebImage/mappingFrames(transformerKey:_:)``); an animation whose frames are all
+/// ``/WebImageCore/WebImage/mappingFrames(transformerKey:_:)``); an animation whose frames are all
 /// held gives one whose transformed frames are all held. Whether to transform animated images
 /// at all is the caller's choice (SDWebImage's `transformAnimatedImage` option).
 ///
@@ -36,6 +36,7 @@ public struct RotationTransformer: ImageTransformer, Hashable {
     /// Whether the canvas becomes the rotated image's bounding box.
     public let fitSize: Bool
 
+    /// A rotation by `angle` radians, counterclockwise.
     /// - Parameters:
     ///   - angle: Radians, counterclockwise as displayed; must be finite (checked when transforming).
     ///   - fitSize: Grow the canvas to fit the rotated image. Default `true`.
@@ -58,8 +59,8 @@ public struct RotationTransformer: ImageTransformer, Hashable {
     }
 
     /// Rotates every frame of `image`.
-    /// - Throws: ``WebImageError/Code/invalidArgument`` for a non-finite angle, or when the
-    ///   fitted canvas would be over ``WebImageCore/Bitmap/maximumResampledPixelCount`` pixels.
+    /// - Throws: ``/WebImageCore/WebImageError/Code/invalidArgument`` for a non-finite angle, or when the
+    ///   fitted canvas would be over ``/WebImageCore/Bitmap/maximumResampledPixelCount`` pixels.
     public func transform(_ image: WebImage, forKey key: String) throws -> WebImage {
         guard angle.isFinite, abs(angle) < 1e12 else {
             throw WebImageError(.invalidArgument, "\(transformerKey): the angle \(angle) is not a finite number of radians (key \(key))")

@@ -14,13 +14,13 @@ public import WebImageCore
 /// 0.1 for the curves (exactly for straight edges at whole pixels). Pixels well inside the shape
 /// and the border are left untouched, byte for byte.
 ///
-/// The scale factor, format and metadata are kept, ``ImageMetadata/transformed`` is added, and
+/// The scale factor, format and metadata are kept, ``/WebImageCore/ImageMetadata/transformed`` is added, and
 /// every frame of an animated image is processed. The output has alpha when a corner is rounded.
 ///
 /// Animated images: every frame is transformed, keeping the frame count, durations and loop
-/// count. A lazily decoded animation (``WebImageCore/WebImage/isLazilyAnimated``) gives a lazily
+/// count. A lazily decoded animation (``/WebImageCore/WebImage/isLazilyAnimated``) gives a lazily
 /// transformed one: frame 0 now, frame `n` when it is read, a bounded number held at once (see
-/// ``WebImageCore/WebImage/mappingFrames(transformerKey:_:)``); an animation whose frames are all
+/// ``/WebImageCore/WebImage/mappingFrames(transformerKey:_:)``); an animation whose frames are all
 /// held gives one whose transformed frames are all held. Whether to transform animated images
 /// at all is the caller's choice (SDWebImage's `transformAnimatedImage` option).
 ///
@@ -58,6 +58,7 @@ public struct RoundCornerTransformer: ImageTransformer, Hashable {
     /// The border color.
     public let borderColor: RGBAColor
 
+    /// Round corners of `radius` pixels, with an optional border.
     /// - Parameters:
     ///   - radius: The corner radius in pixels, >= 0 (checked when transforming).
     ///   - corners: The corners to round. Default ``Corners/all``.
@@ -79,7 +80,7 @@ public struct RoundCornerTransformer: ImageTransformer, Hashable {
     }
 
     /// Rounds the corners of every frame of `image`.
-    /// - Throws: ``WebImageError/Code/invalidArgument`` for a negative or non-finite radius or
+    /// - Throws: ``/WebImageCore/WebImageError/Code/invalidArgument`` for a negative or non-finite radius or
     ///   border width.
     public func transform(_ image: WebImage, forKey key: String) throws -> WebImage {
         guard radius.isFinite, radius >= 0, borderWidth.isFinite, borderWidth >= 0 else {

@@ -15,13 +15,13 @@ public import WebImageCore
 ///   - ``BlendMode/darken``: `B = min(Cb, Ct)`, ``BlendMode/lighten``: `B = max(Cb, Ct)`
 ///   (the W3C Compositing and Blending formulas), each rounded to the nearest integer.
 ///
-/// The scale factor, format and metadata are kept, ``ImageMetadata/transformed`` is added, and
+/// The scale factor, format and metadata are kept, ``/WebImageCore/ImageMetadata/transformed`` is added, and
 /// every frame of an animated image is tinted.
 ///
 /// Animated images: every frame is transformed, keeping the frame count, durations and loop
-/// count. A lazily decoded animation (``WebImageCore/WebImage/isLazilyAnimated``) gives a lazily
+/// count. A lazily decoded animation (``/WebImageCore/WebImage/isLazilyAnimated``) gives a lazily
 /// transformed one: frame 0 now, frame `n` when it is read, a bounded number held at once (see
-/// ``WebImageCore/WebImage/mappingFrames(transformerKey:_:)``); an animation whose frames are all
+/// ``/WebImageCore/WebImage/mappingFrames(transformerKey:_:)``); an animation whose frames are all
 /// held gives one whose transformed frames are all held. Whether to transform animated images
 /// at all is the caller's choice (SDWebImage's `transformAnimatedImage` option).
 ///
@@ -52,6 +52,7 @@ public struct TintTransformer: ImageTransformer, Hashable {
     /// How the tint combines with the image.
     public let mode: BlendMode
 
+    /// A tint with `color`, blended by `mode`.
     /// - Parameters:
     ///   - color: The tint color.
     ///   - mode: How the tint combines with the image. Default ``BlendMode/sourceIn``.

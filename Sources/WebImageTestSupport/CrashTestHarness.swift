@@ -59,7 +59,7 @@ public struct CrashTestHarness: Sendable {
     /// A harness for the executable product `name` of the package under test, looked up in
     /// the build products directory: the folder of the running test binary, or up to four
     /// folders above it.
-    /// - Throws: ``WebImageError/Code/invalidArgument`` when it is not there (the message says
+    /// - Throws: ``/WebImageCore/WebImageError/Code/invalidArgument`` when it is not there (the message says
     ///   where it looked and that the test target must depend on the executable target).
     public init(productNamed name: String) throws {
         let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))

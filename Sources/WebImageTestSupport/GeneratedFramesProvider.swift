@@ -1,7 +1,7 @@
 public import Foundation
 public import WebImageCore
 
-/// An ``WebImageCore/AnimatedImageProvider`` whose frame `n` is made by a closure when asked
+/// An ``/WebImageCore/AnimatedImageProvider`` whose frame `n` is made by a closure when asked
 /// for, and which counts the calls: a lazy animation of any size for tests, without encoded
 /// data (its ``animatedImageData`` is empty).
 ///
@@ -21,8 +21,12 @@ public final class GeneratedFramesProvider: AnimatedImageProvider {
     private let make: @Sendable (Int) throws -> Bitmap
     private let calls = Locked<[Int]>([])
 
+    /// A provider whose frame `n` is `make(n)`.
     /// - Parameters:
+    ///   - pixelSize: The canvas size of every frame.
     ///   - durations: One per frame (its count is the frame count).
+    ///   - loopCount: The loop count (0: forever; `nil`: the file states none).
+    ///   - format: The format the provider claims.
     ///   - make: Frame `n`; it must be `pixelSize`.
     public init(pixelSize: PixelSize, durations: [Double], loopCount: Int? = 0, format: ImageFormat = .gif, make: @escaping @Sendable (Int) throws -> Bitmap) {
         self.pixelSize = pixelSize
@@ -45,7 +49,7 @@ public final class GeneratedFramesProvider: AnimatedImageProvider {
     /// The indices asked for so far, in order.
     public var requestedFrames: [Int] { calls.withLock { $0 } }
 
-    /// A lazily animated image over a new provider (frame 0 is made now, as ``AnimatedImage`` does).
+    /// A lazily animated image over a new provider (frame 0 is made now, as ``/WebImageCore/AnimatedImage`` does).
     public static func image(pixelSize: PixelSize, durations: [Double], loopCount: Int? = 0, format: ImageFormat = .gif, make: @escaping @Sendable (Int) throws -> Bitmap) throws -> (WebImage, GeneratedFramesProvider) {
         let provider = GeneratedFramesProvider(pixelSize: pixelSize, durations: durations, loopCount: loopCount, format: format, make: make)
         return (WebImage(animatedImage: try AnimatedImage(provider: provider)), provider)

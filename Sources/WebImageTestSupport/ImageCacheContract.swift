@@ -2,7 +2,7 @@ import Foundation
 public import WebImageCore
 public import Testing
 
-/// The contract every ``ImageCache`` must meet: memory, disk, composite and plug-in caches all
+/// The contract every ``/WebImageCore/ImageCache`` must meet: memory, disk, composite and plug-in caches all
 /// run through it.
 ///
 /// ```swift

@@ -2,7 +2,7 @@ import Foundation
 public import WebImageCore
 public import Testing
 
-/// The contract every ``ImageCoder`` must meet: the built-in coders and plug-in coders run
+/// The contract every ``/WebImageCore/ImageCoder`` must meet: the built-in coders and plug-in coders run
 /// through it.
 ///
 /// ```swift

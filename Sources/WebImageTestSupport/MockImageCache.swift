@@ -1,7 +1,7 @@
 public import Foundation
 public import WebImageCore
 
-/// An in-memory ``ImageCache`` that records its calls and can be scripted and suspended.
+/// An in-memory ``/WebImageCore/ImageCache`` that records its calls and can be scripted and suspended.
 ///
 /// It keeps what is stored in a dictionary and honours the cache type as a two-tier cache
 /// would: `.memory` and `.disk` are separate tiers, `.all` is both.
@@ -39,6 +39,7 @@ public final class MockImageCache: ImageCache {
     private let state = Locked(State())
     private let storeErrorValue = Locked<WebImageError?>(nil)
 
+    /// An empty mock cache.
     /// - Parameters:
     ///   - name: A name for messages.
     ///   - gate: Suspend every operation until this gate opens.
@@ -82,6 +83,7 @@ public final class MockImageCache: ImageCache {
         }
     }
 
+    /// Records a ``Call/query(key:cacheType:)``; answers from the tiers `cacheType` names.
     public func queryImage(forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) async -> ImageCacheResult? {
         calls.record(.query(key: key, cacheType: cacheType))
         await gate?.wait()
@@ -97,6 +99,7 @@ public final class MockImageCache: ImageCache {
         }
     }
 
+    /// Records a ``Call/store(key:cacheType:hasImage:hasData:)`` and keeps the image and data in the tiers named.
     public func store(_ image: WebImage?, data: Data?, forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) async throws {
         calls.record(.store(key: key, cacheType: cacheType, hasImage: image != nil, hasData: data != nil))
         await gate?.wait()
@@ -104,6 +107,7 @@ public final class MockImageCache: ImageCache {
         preload(image, data: data, forKey: key, cacheType: cacheType)
     }
 
+    /// Records a ``Call/remove(key:cacheType:)`` and forgets the key in the tiers named.
     public func removeImage(forKey key: String, cacheType: ImageCacheType) async {
         calls.record(.remove(key: key, cacheType: cacheType))
         await gate?.wait()
@@ -113,6 +117,7 @@ public final class MockImageCache: ImageCache {
         }
     }
 
+    /// Records a ``Call/contains(key:cacheType:)``; the tier that holds the key, or `.none`.
     public func containsImage(forKey key: String, cacheType: ImageCacheType) async -> ImageCacheType {
         calls.record(.contains(key: key, cacheType: cacheType))
         await gate?.wait()
@@ -128,6 +133,7 @@ public final class MockImageCache: ImageCache {
         }
     }
 
+    /// Records a ``Call/clear(cacheType:)`` and empties the tiers named.
     public func clear(cacheType: ImageCacheType) async {
         calls.record(.clear(cacheType: cacheType))
         await gate?.wait()

@@ -1,9 +1,9 @@
 public import Foundation
 public import WebImageCore
 
-/// An ``ImageCoder`` that claims data starting with its magic bytes, records its calls, and
+/// An ``/WebImageCore/ImageCoder`` that claims data starting with its magic bytes, records its calls, and
 /// can be scripted to fail. The images it decodes carry its name in
-/// ``WebImage/extendedData``, so a test can tell which coder decoded.
+/// ``/WebImageCore/WebImage/extendedData``, so a test can tell which coder decoded.
 ///
 /// Coders are synchronous; to hold a load in flight, suspend the loader or cache instead.
 public final class MockImageCoder: ImageCoder {
@@ -25,6 +25,7 @@ public final class MockImageCoder: ImageCoder {
     public let calls = CallRecorder<Call>()
     private let failure = Locked<WebImageError?>(nil)
 
+    /// A mock coder that claims data starting with `magic`.
     /// - Parameters:
     ///   - name: Written into decoded images' extended data.
     ///   - magic: The data prefix this coder claims.
@@ -51,10 +52,12 @@ public final class MockImageCoder: ImageCoder {
         image.extendedData.map { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// Whether `data` starts with the mock's magic bytes.
     public func canDecode(_ data: Data) -> Bool {
         data.starts(with: magic)
     }
 
+    /// Records a decode; a small gradient image whose extended data is the mock's name, or the scripted failure.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
         calls.record(.decode(byteCount: data.count))
         if let error { throw error }
@@ -63,10 +66,12 @@ public final class MockImageCoder: ImageCoder {
         return image
     }
 
+    /// Whether `format` is the mock's format.
     public func canEncode(to format: ImageFormat) -> Bool {
         format == self.format
     }
 
+    /// Records an encode; the magic bytes followed by the mock's name, or the scripted failure.
     public func encode(_ image: WebImage, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
         calls.record(.encode(format: format))
         if let error { throw error }

@@ -1,7 +1,7 @@
 public import Foundation
 public import WebImageCore
 
-/// An ``ImageLoader`` that records its calls, answers from a script, and can be suspended at a
+/// An ``/WebImageCore/ImageLoader`` that records its calls, answers from a script, and can be suspended at a
 /// gate so that a test holds a request in flight (coalescing, cancellation) with no sleeps.
 public final class MockImageLoader: ImageLoader {
     /// One request the mock received.
@@ -41,6 +41,7 @@ public final class MockImageLoader: ImageLoader {
     }
     private let script = Locked(Script())
 
+    /// A mock loader claiming `schemes`, answering from its script.
     /// - Parameters:
     ///   - name: A name for messages.
     ///   - schemes: The URL schemes the loader claims (default http, https, mock).
@@ -74,10 +75,12 @@ public final class MockImageLoader: ImageLoader {
         .image(TestImages.still(), data: Data("mock:\(url.absoluteString)".utf8))
     }
 
+    /// Whether `url`'s scheme is one the mock claims.
     public func canRequestImage(for url: URL) -> Bool {
         url.scheme.map { schemes.contains($0.lowercased()) } ?? false
     }
 
+    /// Records the call, waits at the gate if there is one, sends the scripted events, then answers from the script.
     public func requestImage(with url: URL, options: WebImageOptions, context: WebImageContext, progress: ImageLoaderProgressHandler?) async throws -> ImageLoaderResult {
         calls.record(Call(url: url, options: options, context: context))
         let (response, events) = script.withLock { ($0.responses[url] ?? Self.defaultResponse(for: url), $0.events) }
@@ -100,6 +103,7 @@ public final class MockImageLoader: ImageLoader {
         }
     }
 
+    /// What ``setBlocksFailedURLs(_:)`` set, else the protocol's default.
     public func shouldBlockFailedURL(_ url: URL, error: any Error) -> Bool {
         script.withLock { $0.blocksFailedURLs } ?? !WebImageError.isTransientLoadError(error)
     }

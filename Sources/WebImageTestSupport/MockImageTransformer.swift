@@ -1,8 +1,8 @@
 public import WebImageCore
 import Foundation
 
-/// An ``ImageTransformer`` that records its calls and marks its output: the result has the
-/// ``ImageMetadata/transformed`` flag and its key appended to ``WebImage/extendedData``.
+/// An ``/WebImageCore/ImageTransformer`` that records its calls and marks its output: the result has the
+/// ``/WebImageCore/ImageMetadata/transformed`` flag and its key appended to ``/WebImageCore/WebImage/extendedData``.
 public final class MockImageTransformer: ImageTransformer {
     /// One call: the cache key it was given and the input's size.
     public struct Call: Sendable, Equatable {
@@ -18,6 +18,7 @@ public final class MockImageTransformer: ImageTransformer {
         }
     }
 
+    /// The key given at creation.
     public let transformerKey: String
     /// Every call, in order.
     public let calls = CallRecorder<Call>()
@@ -34,6 +35,7 @@ public final class MockImageTransformer: ImageTransformer {
         set { failure.withLock { $0 = newValue } }
     }
 
+    /// Records the call; the image marked transformed with the key appended to its extended data, or the scripted failure.
     public func transform(_ image: WebImage, forKey key: String) throws -> WebImage {
         calls.record(Call(key: key, inputSize: image.pixelSize))
         if let error { throw error }

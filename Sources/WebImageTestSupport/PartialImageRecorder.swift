@@ -1,6 +1,6 @@
 public import WebImageCore
 
-/// Records the partial images of a progressive load (``ImageLoadEvent/partialImage(_:)`` events)
+/// Records the partial images of a progressive load (``/WebImageCore/ImageLoadEvent/partialImage(_:)`` events)
 /// and lets a test wait for the first ones, with no sleep: give ``handler`` to the load, then
 /// `await waitForImages(n)`.
 public final class PartialImageRecorder: Sendable {

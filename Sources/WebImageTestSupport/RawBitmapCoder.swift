@@ -24,7 +24,7 @@ public struct RawBitmapCoder: ProgressiveImageCoder, AnimatedImageCoder {
     /// A raw bitmap coder.
     public init() {}
 
-    /// Registers ``ImageFormat/rawBitmap`` (extension "wiraw", MIME "image/x-wiraw") with its
+    /// Registers ``WebImageCore/ImageFormat/rawBitmap`` (extension "wiraw", MIME "image/x-wiraw") with its
     /// detector. Safe to call more than once.
     public static func registerFormat() {
         ImageFormat.register(ImageFormatDescriptor(format: .rawBitmap, fileExtensions: ["wiraw"], mimeTypes: ["image/x-wiraw"]) { data in
@@ -57,10 +57,12 @@ public struct RawBitmapCoder: ProgressiveImageCoder, AnimatedImageCoder {
         func frameOffset(_ index: Int) -> Int { RawBitmapCoder.headerSize + index * (4 + frameBytes) }
     }
 
+    /// Whether `data` starts with the raw bitmap magic.
     public func canDecode(_ data: Data) -> Bool {
         data.starts(with: Self.magic)
     }
 
+    /// Decodes a raw bitmap (thumbnail by nearest neighbour; lazily animated unless asked otherwise).
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
         let provider = try RawBitmapProvider(data: data, options: options)
         let metadata: ImageMetadata = provider.pixelSize != provider.sourceSize ? [.decoded, .thumbnail] : .decoded
@@ -70,10 +72,12 @@ public struct RawBitmapCoder: ProgressiveImageCoder, AnimatedImageCoder {
         return try WebImage(provider: provider, preloadAllFrames: options.preloadAllFrames, scale: options.scaleFactor, metadata: metadata)
     }
 
+    /// Whether `format` is ``WebImageCore/ImageFormat/rawBitmap``.
     public func canEncode(to format: ImageFormat) -> Bool {
         format == .rawBitmap
     }
 
+    /// Writes the header and every frame's pixels.
     public func encode(_ image: WebImage, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
         guard format == .rawBitmap else {
             throw WebImageError(.unsupportedFormat, "RawBitmapCoder cannot encode \(format)")
@@ -100,14 +104,17 @@ public struct RawBitmapCoder: ProgressiveImageCoder, AnimatedImageCoder {
         return data
     }
 
+    /// A provider that decodes frames from `data` on demand.
     public func makeAnimatedImageProvider(for data: Data, options: ImageDecodeOptions) throws -> any AnimatedImageProvider {
         try RawBitmapProvider(data: data, options: options)
     }
 
+    /// Whether `data` starts with the raw bitmap magic (a prefix is enough).
     public func canIncrementallyDecode(_ data: Data) -> Bool {
         data.count < Self.magic.count ? Self.magic.starts(with: data) : canDecode(data)
     }
 
+    /// An incremental decoder that shows the complete rows received so far.
     public func makeIncrementalDecoder(options: ImageDecodeOptions) -> any IncrementalImageDecoder {
         RawBitmapIncrementalDecoder(options: options)
     }

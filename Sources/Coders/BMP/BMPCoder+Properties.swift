@@ -7,7 +7,7 @@ extension BMPCoder: ImageHeaderReader {
     /// pixels an alpha channel (a non-zero alpha mask: BITFIELDS / ALPHABITFIELDS, or a V3+
     /// header of a 32-bit BI_RGB file) or the pixels are RLE-compressed (pixels a run skips are
     /// transparent); a decode may still find every pixel opaque (an alpha mask over zero alphas).
-    /// - Throws: ``WebImageError/Code/badImageData`` for data that is not BMP or a header this
+    /// - Throws: ``/WebImageCore/WebImageError/Code/badImageData`` for data that is not BMP or a header this
     ///   coder cannot read.
     public func readProperties(of data: Data) throws -> ImageProperties {
         var unlimited = ImageDecodeOptions()

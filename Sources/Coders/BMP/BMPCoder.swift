@@ -28,8 +28,8 @@ public struct BMPCoder: ImageCoder {
     }
 
     /// Decodes a BMP.
-    /// - Throws: ``WebImageError/Code/badImageData`` for data that is not a BMP this decoder
-    ///   reads, ``WebImageError/Code/imageTooLarge`` over the pixel limit.
+    /// - Throws: ``/WebImageCore/WebImageError/Code/badImageData`` for data that is not a BMP this decoder
+    ///   reads, ``/WebImageCore/WebImageError/Code/imageTooLarge`` over the pixel limit.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
         guard canDecode(data) else {
             throw WebImageError(.badImageData, "\(data.count) bytes are not BMP data (no BM signature and known header)")
@@ -37,14 +37,14 @@ public struct BMPCoder: ImageCoder {
         return try BMPDecoding.decode(data, options: options)
     }
 
-    /// `true` for ``ImageFormat/bmp``.
+    /// `true` for ``/WebImageCore/ImageFormat/bmp``.
     public func canEncode(to format: ImageFormat) -> Bool {
         format == .bmp
     }
 
     /// Encodes the first frame of `image` as a 32-bit BMP with alpha.
-    /// - Throws: ``WebImageError/Code/unsupportedFormat`` for another format,
-    ///   ``WebImageError/Code/encodingFailed`` for an image over the format's 2 GiB limit.
+    /// - Throws: ``/WebImageCore/WebImageError/Code/unsupportedFormat`` for another format,
+    ///   ``/WebImageCore/WebImageError/Code/encodingFailed`` for an image over the format's 2 GiB limit.
     public func encode(_ image: WebImage, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
         guard canEncode(to: format) else {
             throw WebImageError(.unsupportedFormat, "BMPCoder cannot encode \(format)")

@@ -8,12 +8,12 @@ public import WebImageCore
 /// color), the first NETSCAPE2.0 (or ANIMEXTS1.0) loop count (0 = forever; `nil` when the file has
 /// none: browsers then play it once). Frame delays are in hundredths of a second; delays of
 /// 10 ms or less show for 100 ms, as in browsers (the delays as stated are in
-/// ``WebImage/statedFrameDurations``). Animations decode lazily through an
-/// ``AnimatedImage`` unless `options.preloadAllFrames`; `options.firstFrameOnly` (or a single
+/// ``/WebImageCore/WebImage/statedFrameDurations``). Animations decode lazily through an
+/// ``/WebImageCore/AnimatedImage`` unless `options.preloadAllFrames`; `options.firstFrameOnly` (or a single
 /// image) gives a still. The logical screen and every image are checked against
 /// `maxPixelCount` before any allocation; images reaching past the screen are clipped; data
 /// that ends early leaves the missing pixels transparent and the image marked
-/// ``ImageMetadata/incremental``.
+/// ``/WebImageCore/ImageMetadata/incremental``.
 ///
 /// Encoding writes GIF89a: median-cut palettes (see ``encode(_:as:options:)``) and LZW; an
 /// animated image becomes an animated GIF unless `options.firstFrameOnly`.
@@ -29,8 +29,8 @@ public struct GIFCoder: AnimatedImageCoder {
     }
 
     /// Decodes a GIF: a still for one image, else an animation (lazy unless `preloadAllFrames`).
-    /// - Throws: ``WebImageError/Code/badImageData`` for data that is not GIF or has no image,
-    ///   ``WebImageError/Code/imageTooLarge`` over the pixel limit.
+    /// - Throws: ``/WebImageCore/WebImageError/Code/badImageData`` for data that is not GIF or has no image,
+    ///   ``/WebImageCore/WebImageError/Code/imageTooLarge`` over the pixel limit.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
         guard canDecode(data) else {
             throw WebImageError(.badImageData, "\(data.count) bytes are not GIF data (no GIF87a or GIF89a signature)")
@@ -45,7 +45,7 @@ public struct GIFCoder: AnimatedImageCoder {
         return try WebImage(provider: provider, preloadAllFrames: options.preloadAllFrames, scale: options.scaleFactor, metadata: metadata)
     }
 
-    /// `true` for ``ImageFormat/gif``.
+    /// `true` for ``/WebImageCore/ImageFormat/gif``.
     public func canEncode(to format: ImageFormat) -> Bool {
         format == .gif
     }
@@ -54,8 +54,8 @@ public struct GIFCoder: AnimatedImageCoder {
     /// Colors are reduced per frame by median cut to 256 (255 plus a transparent index when the
     /// frame has pixels with alpha under 128: GIF transparency is on or off), without dithering.
     /// `compressionQuality` does not apply.
-    /// - Throws: ``WebImageError/Code/unsupportedFormat`` for another format,
-    ///   ``WebImageError/Code/encodingFailed`` for an image GIF cannot hold.
+    /// - Throws: ``/WebImageCore/WebImageError/Code/unsupportedFormat`` for another format,
+    ///   ``/WebImageCore/WebImageError/Code/encodingFailed`` for an image GIF cannot hold.
     public func encode(_ image: WebImage, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
         guard canEncode(to: format) else {
             throw WebImageError(.unsupportedFormat, "GIFCoder cannot encode \(format)")

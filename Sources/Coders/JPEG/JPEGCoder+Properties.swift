@@ -5,7 +5,7 @@ extension JPEGCoder: ImageHeaderReader {
     /// The size, orientation (EXIF, else XMP `tiff:Orientation`, as decoding reads it) and alpha
     /// (none) of a JPEG, from its markers up to the first scan; one frame. Nothing is decoded
     /// and no limit applies.
-    /// - Throws: ``WebImageError/Code/badImageData`` for data that is not JPEG, has no frame
+    /// - Throws: ``/WebImageCore/WebImageError/Code/badImageData`` for data that is not JPEG, has no frame
     ///   header (SOF) before its first scan, or claims an empty size.
     public func readProperties(of data: Data) throws -> ImageProperties {
         guard canDecode(data) else {

@@ -8,7 +8,7 @@ public import WebImageCore
 /// subsampling, CMYK and YCCK (Adobe-inverted when an Adobe marker says so), and restart
 /// markers. By default the EXIF orientation (or, when EXIF has none, the XMP `tiff:Orientation`,
 /// as ImageIO and Pillow read it) is applied to the pixels and the image is marked
-/// ``ImageMetadata/orientationApplied``; `options.applyOrientation = false` keeps the stored
+/// ``/WebImageCore/ImageMetadata/orientationApplied``; `options.applyOrientation = false` keeps the stored
 /// pixels.
 ///
 /// Thumbnails (`thumbnailPixelSize`, `scaleDownLimitBytes`) use libjpeg's DCT scaling
@@ -17,13 +17,13 @@ public import WebImageCore
 /// with Lanczos-3 to the exact size (in C, so that a large scale-down takes seconds, not
 /// minutes, in a debug build). The pixel count is checked from the header against
 /// `maxPixelCount` before any pixel memory is allocated. Truncated data decodes to what arrived, marked
-/// ``ImageMetadata/incremental``; rows whose data is missing are transparent.
+/// ``/WebImageCore/ImageMetadata/incremental``; rows whose data is missing are transparent.
 ///
 /// Progressive (multi-scan) files make libjpeg hold every DCT coefficient of the image (2 bytes
 /// per sample of every component, whatever the output size) and pass over the whole image once
 /// per scan, even when the scan's data is missing. So, on every path (full size, DCT-scaled
 /// thumbnail, incremental decoder) and before libjpeg allocates anything, a multi-scan file is
-/// refused with ``WebImageError/Code/imageTooLarge`` when:
+/// refused with ``/WebImageCore/WebImageError/Code/imageTooLarge`` when:
 /// - the coefficient buffer plus the output bitmap is over the decode's memory budget of
 ///   10 bytes per pixel of `maxPixelCount` (a full-size bitmap plus the coefficients of three
 ///   full-resolution components: 500 MB at 50 MP);
@@ -54,8 +54,8 @@ public struct JPEGCoder: ProgressiveImageCoder {
     }
 
     /// Decodes a JPEG.
-    /// - Throws: ``WebImageError/Code/badImageData`` for empty, non-JPEG, corrupt data or data
-    ///   truncated before the first scan; ``WebImageError/Code/imageTooLarge`` over the pixel limit.
+    /// - Throws: ``/WebImageCore/WebImageError/Code/badImageData`` for empty, non-JPEG, corrupt data or data
+    ///   truncated before the first scan; ``/WebImageCore/WebImageError/Code/imageTooLarge`` over the pixel limit.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
         guard canDecode(data) else {
             throw WebImageError(.badImageData, "\(data.count) bytes are not JPEG data (no SOI marker)")
@@ -64,14 +64,14 @@ public struct JPEGCoder: ProgressiveImageCoder {
         return WebImage(bitmap: output.bitmap, scale: options.scaleFactor, format: .jpeg, metadata: output.metadata)
     }
 
-    /// `true` for ``ImageFormat/jpeg``.
+    /// `true` for ``/WebImageCore/ImageFormat/jpeg``.
     public func canEncode(to format: ImageFormat) -> Bool {
         format == .jpeg
     }
 
     /// Encodes the first frame of `image` as JPEG.
-    /// - Throws: ``WebImageError/Code/unsupportedFormat`` for another format,
-    ///   ``WebImageError/Code/encodingFailed`` if libjpeg fails.
+    /// - Throws: ``/WebImageCore/WebImageError/Code/unsupportedFormat`` for another format,
+    ///   ``/WebImageCore/WebImageError/Code/encodingFailed`` if libjpeg fails.
     public func encode(_ image: WebImage, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
         guard canEncode(to: format) else {
             throw WebImageError(.unsupportedFormat, "JPEGCoder cannot encode \(format)")

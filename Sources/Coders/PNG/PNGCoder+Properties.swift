@@ -7,7 +7,7 @@ extension PNGCoder: ImageHeaderReader {
     /// (IHDR, PLTE, tRNS, acTL, fcTL): the image data is not inflated and no limit applies. The
     /// frames are the ones a decode shows: a truncated APNG is its default image, an APNG whose
     /// only frame is not the default image shows that frame.
-    /// - Throws: ``WebImageError/Code/badImageData`` for data that is not PNG, an invalid header
+    /// - Throws: ``/WebImageCore/WebImageError/Code/badImageData`` for data that is not PNG, an invalid header
     ///   or critical chunk, or no image data.
     public func readProperties(of data: Data) throws -> ImageProperties {
         guard canDecode(data) else {

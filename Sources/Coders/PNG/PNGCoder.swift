@@ -18,7 +18,7 @@ public import WebImageCore
 /// color keys), Adam7 interlacing; 16-bit samples are rounded to 8 bits. APNG: frames are
 /// composited onto the canvas with their dispose (none, background, previous) and blend
 /// (source, over) operations; delays of 10 ms or less show for 100 ms (browsers' rule; the delays as stated are in
-/// ``WebImage/statedFrameDurations``); the loop count is `num_plays` (0 = forever). Animations decode lazily through an ``AnimatedImage``
+/// ``/WebImageCore/WebImage/statedFrameDurations``); the loop count is `num_plays` (0 = forever). Animations decode lazily through an ``/WebImageCore/AnimatedImage``
 /// unless `options.preloadAllFrames`; `options.firstFrameOnly` (or a PNG without acTL) gives the
 /// default image as a still; an APNG whose one frame is not the default image shows that frame
 /// as a still that keeps the loop count. The header's pixel count is checked against `maxPixelCount`
@@ -26,7 +26,7 @@ public import WebImageCore
 /// side (interlaced or not) is made from the rows as they are decoded: integer box means
 /// (alpha-weighted), then Lanczos-3 on that intermediate, so no full-size bitmap is allocated;
 /// larger thumbnails resample the full decode with Lanczos-3. Truncated data decodes to the rows that arrived (the
-/// rest transparent), marked ``ImageMetadata/incremental``.
+/// rest transparent), marked ``/WebImageCore/ImageMetadata/incremental``.
 ///
 /// Encoding: 8-bit gray, RGB or RGBA, whichever holds the pixels exactly, at ``compressionLevel``
 /// (`compressionQuality` does not apply: PNG is lossless); an animated image becomes an APNG
@@ -50,8 +50,8 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
     }
 
     /// Decodes a PNG (a still) or an APNG (an animation, lazy unless `preloadAllFrames`).
-    /// - Throws: ``WebImageError/Code/badImageData`` for corrupt data or data truncated before the
-    ///   image data, ``WebImageError/Code/imageTooLarge`` over the pixel limit.
+    /// - Throws: ``/WebImageCore/WebImageError/Code/badImageData`` for corrupt data or data truncated before the
+    ///   image data, ``/WebImageCore/WebImageError/Code/imageTooLarge`` over the pixel limit.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
         try decode(data, options: options, allowAnimation: true)
     }
@@ -80,14 +80,14 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
         return try WebImage(provider: provider, preloadAllFrames: options.preloadAllFrames, scale: options.scaleFactor, metadata: metadata)
     }
 
-    /// `true` for ``ImageFormat/png``.
+    /// `true` for ``/WebImageCore/ImageFormat/png``.
     public func canEncode(to format: ImageFormat) -> Bool {
         format == .png
     }
 
     /// Encodes `image` as PNG, or as APNG when it is animated and `firstFrameOnly` is not set.
-    /// - Throws: ``WebImageError/Code/unsupportedFormat`` for another format,
-    ///   ``WebImageError/Code/encodingFailed`` if zlib fails.
+    /// - Throws: ``/WebImageCore/WebImageError/Code/unsupportedFormat`` for another format,
+    ///   ``/WebImageCore/WebImageError/Code/encodingFailed`` if zlib fails.
     public func encode(_ image: WebImage, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
         guard canEncode(to: format) else {
             throw WebImageError(.unsupportedFormat, "PNGCoder cannot encode \(format)")

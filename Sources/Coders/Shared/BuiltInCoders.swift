@@ -1,6 +1,6 @@
 public import WebImageCore
 
-/// The built-in coders of WebImageCoders, in registration order for a ``CodersManager`` (the
+/// The built-in coders of WebImageCoders, in registration order for a ``/WebImageCore/CodersManager`` (the
 /// last is asked first).
 ///
 /// Thread-safety: every coder is a stateless value; the list is made fresh on each access.

@@ -10,6 +10,7 @@ extension ImageEvent {
         /// Something failed (the request may still succeed: a cache failure is a miss).
         case error
 
+        /// Orders levels from `debug` (lowest) to `error` (highest).
         public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool {
             allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
         }

@@ -85,16 +85,21 @@ extension ImageManager {
         return insertingVariantBlock(separator + parts.joined(separator: separator) + separator, into: base)
     }
 
-    /// The key of a request for `baseKey` with a thumbnail part.
-    /// - Parameter key: A base key (the cache key filter's answer or a URL's string), not a key
-    ///   with parts: for several parts use ``cacheKey(forBaseKey:thumbnailPixelSize:preserveAspectRatio:scaleDownLimitBytes:transformerKey:)``.
+    /// The key of a request for `key` with a thumbnail part.
+    /// - Parameters:
+    ///   - key: A base key (the cache key filter's answer or a URL's string), not a key
+    ///     with parts: for several parts use ``cacheKey(forBaseKey:thumbnailPixelSize:preserveAspectRatio:scaleDownLimitBytes:transformerKey:)``.
+    ///   - size: The thumbnail's largest size in pixels.
+    ///   - preserveAspectRatio: Whether the thumbnail keeps the aspect ratio.
     public static func thumbnailedKey(_ key: String, size: PixelSize, preserveAspectRatio: Bool) -> String {
         cacheKey(forBaseKey: key, thumbnailPixelSize: size, preserveAspectRatio: preserveAspectRatio)
     }
 
-    /// The key of a request for `baseKey` with a transformer part.
-    /// - Parameter key: A base key (the cache key filter's answer or a URL's string), not a key
-    ///   with parts: for several parts use ``cacheKey(forBaseKey:thumbnailPixelSize:preserveAspectRatio:scaleDownLimitBytes:transformerKey:)``.
+    /// The key of a request for `key` with a transformer part.
+    /// - Parameters:
+    ///   - key: A base key (the cache key filter's answer or a URL's string), not a key
+    ///     with parts: for several parts use ``cacheKey(forBaseKey:thumbnailPixelSize:preserveAspectRatio:scaleDownLimitBytes:transformerKey:)``.
+    ///   - transformerKey: The transformer's ``ImageTransformer/transformerKey``.
     public static func transformedKey(_ key: String, transformerKey: String) -> String {
         cacheKey(forBaseKey: key, transformerKey: transformerKey)
     }

@@ -29,7 +29,9 @@ public final class Prefetcher: Sendable {
     /// Prefetches `urls`, at most ``maxConcurrentPrefetchCount`` at once, in order.
     ///
     /// Cancelling the calling task stops starting new loads and cancels the running ones.
-    /// - Parameter progress: Called after each load ends, with the counts so far and its URL.
+    /// - Parameters:
+    ///   - urls: The URLs to load, in order.
+    ///   - progress: Called after each load ends, with the counts so far and its URL.
     /// - Returns: The counts: `finished` loads ended (with an image or an error), `skipped` of
     ///   them failed; cancelled loads count in neither.
     @discardableResult
@@ -67,6 +69,7 @@ public final class Prefetcher: Sendable {
 
     /// Prefetches `urls`, SDWebImage style.
     /// - Parameters:
+    ///   - urls: The URLs to load, in order.
     ///   - progress: Called after each load ends, with the counts so far and its URL.
     ///   - completed: Called exactly once with the final counts, also after cancellation.
     /// - Returns: An operation that cancels this prefetch.

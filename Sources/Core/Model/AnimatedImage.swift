@@ -43,7 +43,9 @@ public final class AnimatedImage: Sendable {
     private let state = Locked(State())
 
     /// Creates an animated image over `provider`, decoding its first frame.
-    /// - Parameter maxBufferBytes: The buffer bound (default ``defaultMaxBufferBytes``).
+    /// - Parameters:
+    ///   - provider: Decodes the frames on demand.
+    ///   - maxBufferBytes: The buffer bound (default ``defaultMaxBufferBytes``).
     /// - Throws: The provider's error if frame 0 cannot be decoded;
     ///   ``WebImageError/Code/badImageData`` if the provider reports no frames.
     public init(provider: any AnimatedImageProvider, maxBufferBytes: Int = AnimatedImage.defaultMaxBufferBytes) throws {

@@ -63,9 +63,11 @@ public struct AnimationCanvas: Sendable {
     ///
     /// Rendering the frame already on the canvas decodes nothing. If `decode` throws, the error
     /// is rethrown and the next render starts over from a keyframe.
-    /// - Parameter decode: Decodes frame `i`'s own pixels: `frames[i].width * frames[i].height * 4`
-    ///   bytes, RGBA8, straight alpha, rows tightly packed. Called for the frames from the
-    ///   starting point to `target`, in order.
+    /// - Parameters:
+    ///   - target: The index of the frame to render.
+    ///   - decode: Decodes frame `i`'s own pixels: `frames[i].width * frames[i].height * 4`
+    ///     bytes, RGBA8, straight alpha, rows tightly packed. Called for the frames from the
+    ///     starting point to `target`, in order.
     /// - Throws: ``WebImageError/Code/invalidArgument`` if `target` is not a frame index,
     ///   ``WebImageError/Code/badImageData`` if `decode` returns the wrong number of bytes, or
     ///   what `decode` throws.
@@ -86,11 +88,13 @@ public struct AnimationCanvas: Sendable {
     /// over a row at a time and blended straight into the canvas, so no frame-size buffer is
     /// made besides the canvas itself (what a decoder that produces rows in order needs).
     ///
-    /// - Parameter decodeRows: Decodes frame `i` by calling `draw(row, pixels)` for rows of its
-    ///   rectangle (`row` in `0..<frames[i].height`, any order, each at most once): `pixels` is
-    ///   RGBA8, straight alpha, the row's leftmost pixels (at most `frames[i].width` of them).
-    ///   Pixels and rows it does not draw count as transparent black, as missing bytes would.
-    ///   Other `row` values and bytes past the rectangle are ignored.
+    /// - Parameters:
+    ///   - target: The index of the frame to render.
+    ///   - decodeRows: Decodes frame `i` by calling `draw(row, pixels)` for rows of its
+    ///     rectangle (`row` in `0..<frames[i].height`, any order, each at most once): `pixels` is
+    ///     RGBA8, straight alpha, the row's leftmost pixels (at most `frames[i].width` of them).
+    ///     Pixels and rows it does not draw count as transparent black, as missing bytes would.
+    ///     Other `row` values and bytes past the rectangle are ignored.
     /// - Throws: ``WebImageError/Code/invalidArgument`` if `target` is not a frame index, or
     ///   what `decodeRows` throws.
     public mutating func render(

@@ -59,7 +59,11 @@ public struct Bitmap: Hashable, Sendable {
 
     /// A bitmap over existing pixel bytes.
     /// - Parameters:
+    ///   - width: Width in pixels.
+    ///   - height: Height in pixels.
     ///   - bytesPerRow: Defaults to `width * 4`; must be at least that.
+    ///   - bytes: RGBA8 pixels, straight alpha, `height` rows of `bytesPerRow` bytes.
+    ///   - hasAlpha: Whether any pixel may be transparent (`false` lets encoders drop alpha).
     /// - Throws: ``WebImageError/Code/invalidArgument`` if the sizes do not match the bytes.
     public init(width: Int, height: Int, bytesPerRow: Int? = nil, bytes: [UInt8], hasAlpha: Bool = true) throws {
         let minimumRow = try Self.checkedBytesPerRow(width: width, height: height)

@@ -21,6 +21,7 @@ public struct ImageFrame: Hashable, Sendable {
 
     /// Creates a frame.
     /// - Parameters:
+    ///   - bitmap: The frame's pixels, composited onto the full canvas.
     ///   - duration: How long the frame shows, in seconds.
     ///   - statedDuration: The delay the file states, in seconds; `nil` (the default) means
     ///     the same as `duration`.

@@ -15,8 +15,12 @@ public protocol ImageLoader: Sendable {
     /// ``canRequestImage(for:)``.
     func canRequestImage(for url: URL, options: WebImageOptions, context: WebImageContext) -> Bool
     /// Loads and decodes the image at `url`.
-    /// - Parameter progress: Called with progress and, with `progressiveLoad`, partial images;
-    ///   on any thread, never under a lock.
+    /// - Parameters:
+    ///   - url: The image's URL (one this loader said it can request).
+    ///   - options: The request's options.
+    ///   - context: The request's context (coder, decode options, modifiers, ...).
+    ///   - progress: Called with progress and, with `progressiveLoad`, partial images;
+    ///     on any thread, never under a lock.
     /// - Throws: ``WebImageError`` (cancelled, bad status, bad data, ...).
     func requestImage(with url: URL, options: WebImageOptions, context: WebImageContext, progress: ImageLoaderProgressHandler?) async throws -> ImageLoaderResult
     /// Whether a failure with `error` should block `url` until `retryFailed`. The default

@@ -24,6 +24,7 @@ public struct ClosureImageTransformer: ImageTransformer {
     public let transformerKey: String
     private let body: @Sendable (WebImage, String) throws -> WebImage
 
+    /// A transformer named `key` that calls `body`.
     /// - Parameters:
     ///   - key: The transformer key; must change when what the closure does changes.
     ///   - body: The transformation: image and cache key in, image out.

@@ -15,7 +15,9 @@ public protocol ProgressiveImageCoder: ImageCoder {
 /// may feed it from different threads in turn.
 public protocol IncrementalImageDecoder: AnyObject, Sendable {
     /// Gives the decoder every byte received so far (not only the new ones).
-    /// - Parameter finished: `true` with the last chunk.
+    /// - Parameters:
+    ///   - data: Every byte received so far.
+    ///   - finished: `true` with the last chunk.
     func update(data: Data, finished: Bool)
     /// The image decoded from the data so far, marked ``ImageMetadata/incremental`` unless
     /// finished; `nil` if there is not enough data yet.

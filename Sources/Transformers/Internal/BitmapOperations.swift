@@ -62,7 +62,7 @@ enum BitmapOperations {
     /// Mirrors `bitmap` left-right and/or top-bottom.
     ///
     /// Rows without padding are flipped in place on a copy-on-write copy
-    /// (``WebImageCore/Bitmap/flip(horizontal:vertical:)``): one new bitmap, no zero-filled
+    /// (``/WebImageCore/Bitmap/flip(horizontal:vertical:)``): one new bitmap, no zero-filled
     /// buffer; padded rows are remapped into a bitmap without padding, as the other operations
     /// return.
     static func flip(_ bitmap: Bitmap, horizontal: Bool, vertical: Bool) throws -> Bitmap {

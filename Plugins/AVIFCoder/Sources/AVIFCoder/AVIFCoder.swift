@@ -17,10 +17,10 @@ public import WebImageCore
 /// - Limits come first: libavif is given `maxPixelCount` (`imageSizeLimit`, which also bounds
 ///   the AV1 decoder) and `maxFrameCount` (`imageCountLimit`) before it parses, and the parsed
 ///   container is checked against `maxPixelCount`, `maxFrameCount` and `maxTotalPixelCount`
-///   (frames x source pixels) before any frame is decoded (``WebImageError/Code/imageTooLarge``).
+///   (frames x source pixels) before any frame is decoded (``/WebImageCore/WebImageError/Code/imageTooLarge``).
 ///   A single image whose container claims a larger size than its AV1 sequence header allows
 ///   is refused before decoding (libavif 0.11 would allocate planes of the claimed size).
-///   Truncated and corrupt data throw ``WebImageError/Code/badImageData`` saying which, with
+///   Truncated and corrupt data throw ``/WebImageCore/WebImageError/Code/badImageData`` saying which, with
 ///   libavif's own detail.
 /// - `irot` and `imir` are applied to the pixels (libavif 0.11 only reports them): the image
 ///   comes out as it is meant to be seen. `clap` (crop), ICC profiles and EXIF are not applied:
@@ -28,8 +28,8 @@ public import WebImageCore
 /// - Thumbnails (`thumbnailPixelSize`, `scaleDownLimitBytes`): libavif cannot decode at a
 ///   smaller size, so each frame is decoded at full size (after the pixel limit check, so at
 ///   most `maxPixelCount` pixels at a time), then resampled with Lanczos-3. They are marked
-///   ``ImageMetadata/thumbnail``.
-/// - Sequences: frames decode lazily through an ``AnimatedImage`` (random access restarts at
+///   ``/WebImageCore/ImageMetadata/thumbnail``.
+/// - Sequences: frames decode lazily through an ``/WebImageCore/AnimatedImage`` (random access restarts at
 ///   the nearest keyframe) unless `preloadAllFrames`; `firstFrameOnly` gives a still. Frame
 ///   durations are the file's (a frame that states none shows for 100 ms). libavif 0.11 reads no
 ///   repetition count, so a sequence's loop count is 0 (forever), as browsers play them.
@@ -43,7 +43,7 @@ public import WebImageCore
 /// - `compressionQuality` 1 (the default) is lossless: 4:4:4 with the identity matrix and
 ///   quantizer 0, every pixel back as given, alpha included. Below 1 it is lossy 4:2:0 with the
 ///   AV1 quantizer `(1 - quality) x 63` for color and alpha.
-/// - ``speed`` (or the context's ``WebImageContext/avifEncodingSpeed`` per request) trades
+/// - ``speed`` (or the context's ``WebImageCore/WebImageContext/avifEncodingSpeed`` per request) trades
 ///   time for size: 0 (slowest, smallest) ... 10 (fastest).
 /// - `maxPixelSize` downsizes first (aspect kept, Lanczos-3). `maxFileSize` applies to lossy
 ///   encoding: when the output is over it, a bisection over the qualities below finds the
@@ -76,8 +76,8 @@ public struct AVIFCoder: AnimatedImageCoder {
     }
 
     /// Decodes an AVIF: a still, or an image sequence (lazy unless `preloadAllFrames`).
-    /// - Throws: ``WebImageError/Code/badImageData`` for data that is not AVIF, truncated or
-    ///   corrupt; ``WebImageError/Code/imageTooLarge`` over the options' limits.
+    /// - Throws: ``/WebImageCore/WebImageError/Code/badImageData`` for data that is not AVIF, truncated or
+    ///   corrupt; ``/WebImageCore/WebImageError/Code/imageTooLarge`` over the options' limits.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
         let provider = try AVIFSequenceProvider(data: data, options: options, threads: threads)
         let metadata: ImageMetadata = provider.isThumbnail ? [.decoded, .thumbnail] : .decoded
@@ -90,22 +90,22 @@ public struct AVIFCoder: AnimatedImageCoder {
 
     /// Parses `data` and returns a provider that decodes frames on demand (a still AVIF gives
     /// a provider of one frame).
-    /// - Throws: ``WebImageError/Code/badImageData``, ``WebImageError/Code/imageTooLarge``.
+    /// - Throws: ``/WebImageCore/WebImageError/Code/badImageData``, ``/WebImageCore/WebImageError/Code/imageTooLarge``.
     public func makeAnimatedImageProvider(for data: Data, options: ImageDecodeOptions) throws -> any AnimatedImageProvider {
         try AVIFSequenceProvider(data: data, options: options, threads: threads)
     }
 
     // MARK: Encoding
 
-    /// `true` for ``ImageFormat/avif``.
+    /// `true` for ``/WebImageCore/ImageFormat/avif``.
     public func canEncode(to format: ImageFormat) -> Bool {
         format == .avif
     }
 
     /// Encodes `image` as AVIF (an image sequence when it is animated and `firstFrameOnly` is
     /// not set).
-    /// - Throws: ``WebImageError/Code/unsupportedFormat`` for another format,
-    ///   ``WebImageError/Code/encodingFailed`` for a libavif failure.
+    /// - Throws: ``/WebImageCore/WebImageError/Code/unsupportedFormat`` for another format,
+    ///   ``/WebImageCore/WebImageError/Code/encodingFailed`` for a libavif failure.
     public func encode(_ image: WebImage, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
         guard canEncode(to: format) else {
             throw WebImageError(.unsupportedFormat, "AVIFCoder cannot encode \(format)")

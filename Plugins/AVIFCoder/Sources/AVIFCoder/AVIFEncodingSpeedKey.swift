@@ -1,7 +1,7 @@
 public import WebImageCore
 
 /// The context key that picks libavif's encoding speed for one request, over the coder's own
-/// ``AVIFCoder/speed`` setting (read from ``ImageEncodeOptions/context``):
+/// ``AVIFCoder/speed`` setting (read from ``/WebImageCore/ImageEncodeOptions/context``):
 /// 0 (slowest, smallest files) ... 10 (fastest).
 ///
 /// ```swift

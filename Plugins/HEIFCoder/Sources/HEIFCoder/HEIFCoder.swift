@@ -13,8 +13,8 @@ public import WebImageCore
 /// **Decoding** reads the file's primary image into RGBA8 with straight alpha.
 /// - The primary image's size, as displayed and as coded, is checked against
 ///   `options.maxPixelCount` before libheif decodes anything
-///   (``WebImageError/Code/imageTooLarge``); libheif's own size limit is set from it too.
-///   Truncated, corrupt and unsupported data throw ``WebImageError/Code/badImageData`` with
+///   (``/WebImageCore/WebImageError/Code/imageTooLarge``); libheif's own size limit is set from it too.
+///   Truncated, corrupt and unsupported data throw ``/WebImageCore/WebImageError/Code/badImageData`` with
 ///   libheif's reason.
 /// - The file's transformations are applied (`clap` crop, `irot` rotation, `imir` mirror): in
 ///   HEIF they are part of the image, not a hint, so `applyOrientation` does not turn them off.
@@ -24,12 +24,12 @@ public import WebImageCore
 ///   and the file stores a thumbnail at least as large as the request (iPhone photos store one
 ///   of 320 pixels or so), that small image is decoded and resampled instead of the full one;
 ///   otherwise the full image is decoded and resampled (Lanczos-3). Both are marked
-///   ``ImageMetadata/thumbnail``.
+///   ``/WebImageCore/ImageMetadata/thumbnail``.
 /// - Image sequences (`msf1`, `hevs` brands): libheif 1.15 has no sequence API, so the primary
 ///   (still) image is decoded; a file with only a sequence track throws
-///   ``WebImageError/Code/badImageData``.
+///   ``/WebImageCore/WebImageError/Code/badImageData``.
 /// - AVIF inside HEIF decodes when ``decodesAVIF`` and libheif has an AV1 decoder. The coder
-///   added last to a ``CodersManager`` is asked first: add an AVIF coder after this one for it
+///   added last to a ``/WebImageCore/CodersManager`` is asked first: add an AVIF coder after this one for it
 ///   to take AVIF.
 ///
 /// **Encoding** writes HEIC with libheif's HEVC encoder (x265), when libheif has one
@@ -79,8 +79,8 @@ public struct HEIFCoder: ImageCoder {
     }
 
     /// Decodes the primary image of a HEIF file.
-    /// - Throws: ``WebImageError/Code/badImageData`` for data that is not HEIF (or AVIF without
-    ///   ``decodesAVIF``), truncated, corrupt or needs a codec libheif lacks; ``WebImageError/Code/imageTooLarge`` over
+    /// - Throws: ``/WebImageCore/WebImageError/Code/badImageData`` for data that is not HEIF (or AVIF without
+    ///   ``decodesAVIF``), truncated, corrupt or needs a codec libheif lacks; ``/WebImageCore/WebImageError/Code/imageTooLarge`` over
     ///   `options.maxPixelCount`.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
         let format = ImageFormat.detect(data)
@@ -97,14 +97,14 @@ public struct HEIFCoder: ImageCoder {
 
     // MARK: Encoding
 
-    /// `true` for ``ImageFormat/heic`` when libheif has an HEVC encoder.
+    /// `true` for ``/WebImageCore/ImageFormat/heic`` when libheif has an HEVC encoder.
     public func canEncode(to format: ImageFormat) -> Bool {
         format == .heic && HEIFLibrary.encodesHEVC
     }
 
     /// Encodes `image` (its first frame) as HEIC.
-    /// - Throws: ``WebImageError/Code/unsupportedFormat`` for another format or without an HEVC
-    ///   encoder, ``WebImageError/Code/encodingFailed`` for an image HEIC cannot hold here (a
+    /// - Throws: ``/WebImageCore/WebImageError/Code/unsupportedFormat`` for another format or without an HEVC
+    ///   encoder, ``/WebImageCore/WebImageError/Code/encodingFailed`` for an image HEIC cannot hold here (a
     ///   side over 16384) or a libheif failure.
     public func encode(_ image: WebImage, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
         guard canEncode(to: format) else {

@@ -16,20 +16,20 @@ public import WebImageCore
 /// straight alpha (libjxl converts and un-premultiplies).
 /// - The basic info is read first and one frame's stored size is checked against
 ///   `options.maxPixelCount`, and frames x that size against `options.maxTotalPixelCount`,
-///   before libjxl is given any output buffer (``WebImageError/Code/imageTooLarge``). An
+///   before libjxl is given any output buffer (``/WebImageCore/WebImageError/Code/imageTooLarge``). An
 ///   animation's frames are first counted by a pass over the frame headers alone (no pixel is
 ///   decoded), which stops past `options.maxFrameCount`. Truncated and corrupt data throw
-///   ``WebImageError/Code/badImageData``.
+///   ``/WebImageCore/WebImageError/Code/badImageData``.
 /// - The orientation in the codestream is applied (by libjxl) unless `applyOrientation` is
-///   `false`. The image is not marked ``ImageMetadata/orientationApplied``: libjxl reports the
+///   `false`. The image is not marked ``/WebImageCore/ImageMetadata/orientationApplied``: libjxl reports the
 ///   upright size and no orientation once it applies one, so the coder cannot tell.
 /// - Thumbnails (`thumbnailPixelSize`, `scaleDownLimitBytes`): JPEG XL has no scaled decoding,
 ///   so the image is decoded at full size (after the limit checks) and resampled with
-///   Lanczos-3; marked ``ImageMetadata/thumbnail``.
+///   Lanczos-3; marked ``/WebImageCore/ImageMetadata/thumbnail``.
 /// - Animations: libjxl blends each frame onto the canvas (frames of zero duration are merged
 ///   into the next one, as a viewer shows them). Durations are the file's ticks x tps
 ///   denominator / numerator, played as stated; the loop count is the file's (0 = forever).
-///   Frames decode lazily through an ``AnimatedImage`` (in order, one decoder continues; any
+///   Frames decode lazily through an ``/WebImageCore/AnimatedImage`` (in order, one decoder continues; any
 ///   other index rewinds and skips) unless `preloadAllFrames`; `firstFrameOnly` gives a still.
 /// - Pixels are given as libjxl outputs them: sRGB for lossy (XYB) files; for lossless files in
 ///   another color space, that space's values (ICC profiles are not applied, as the WebP coder).
@@ -39,7 +39,7 @@ public import WebImageCore
 /// then groups and passes as they arrive); an animation shows its first frame.
 ///
 /// **Encoding** writes lossy (``lossless`` `false`, the default) or lossless JPEG XL; the
-/// context's ``WebImageContext/jxlLossless`` overrides ``lossless`` per request.
+/// context's ``WebImageCore/WebImageContext/jxlLossless`` overrides ``lossless`` per request.
 /// - `compressionQuality` 0...1 is taken as cjxl's quality 0...100 and mapped to a Butteraugli
 ///   distance the way cjxl maps it (1 -> 0.1, 0.9 -> 1.0 "visually lossless", 0.3 -> 6.4, up to 25).
 ///   Lossless output is exact (every channel of every pixel). Opaque images are written
@@ -80,8 +80,8 @@ public struct JXLCoder: ProgressiveImageCoder, AnimatedImageCoder {
     }
 
     /// Decodes a JPEG XL file: a still, or an animation (lazy unless `preloadAllFrames`).
-    /// - Throws: ``WebImageError/Code/badImageData`` for data that is not JPEG XL, truncated or
-    ///   corrupt; ``WebImageError/Code/imageTooLarge`` over the options' limits.
+    /// - Throws: ``/WebImageCore/WebImageError/Code/badImageData`` for data that is not JPEG XL, truncated or
+    ///   corrupt; ``/WebImageCore/WebImageError/Code/imageTooLarge`` over the options' limits.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
         guard !data.isEmpty else { throw WebImageError(.badImageData, "JPEG XL data is empty (0 bytes)") }
         guard let (bitmap, info) = try JXLStillDecoding.decode(data, options: options, threads: threads) else {
@@ -103,7 +103,7 @@ public struct JXLCoder: ProgressiveImageCoder, AnimatedImageCoder {
 
     /// Parses `data` (headers only, frames counted and checked against the limits) and returns
     /// a provider that decodes frames on demand (a still gives a provider of one frame).
-    /// - Throws: ``WebImageError/Code/badImageData``, ``WebImageError/Code/imageTooLarge``.
+    /// - Throws: ``/WebImageCore/WebImageError/Code/badImageData``, ``/WebImageCore/WebImageError/Code/imageTooLarge``.
     public func makeAnimatedImageProvider(for data: Data, options: ImageDecodeOptions) throws -> any AnimatedImageProvider {
         guard !data.isEmpty else { throw WebImageError(.badImageData, "JPEG XL data is empty (0 bytes)") }
         return try JXLAnimationProvider(data: data, options: options, threads: threads)
@@ -125,14 +125,14 @@ public struct JXLCoder: ProgressiveImageCoder, AnimatedImageCoder {
 
     // MARK: Encoding
 
-    /// `true` for ``ImageFormat/jpegXL``.
+    /// `true` for ``/WebImageCore/ImageFormat/jpegXL``.
     public func canEncode(to format: ImageFormat) -> Bool {
         format == .jpegXL
     }
 
     /// Encodes `image` as JPEG XL (an animation when it is animated and `firstFrameOnly` is not set).
-    /// - Throws: ``WebImageError/Code/unsupportedFormat`` for another format,
-    ///   ``WebImageError/Code/encodingFailed`` for a libjxl failure.
+    /// - Throws: ``/WebImageCore/WebImageError/Code/unsupportedFormat`` for another format,
+    ///   ``/WebImageCore/WebImageError/Code/encodingFailed`` for a libjxl failure.
     public func encode(_ image: WebImage, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
         guard canEncode(to: format) else {
             throw WebImageError(.unsupportedFormat, "JXLCoder cannot encode \(format)")

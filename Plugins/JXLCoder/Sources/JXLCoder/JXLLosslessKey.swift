@@ -1,7 +1,7 @@
 public import WebImageCore
 
 /// The context key that picks lossless or lossy JPEG XL encoding for one request, over the
-/// coder's own ``JXLCoder/lossless`` setting (read from ``ImageEncodeOptions/context``).
+/// coder's own ``JXLCoder/lossless`` setting (read from ``/WebImageCore/ImageEncodeOptions/context``).
 ///
 /// ```swift
 /// var options = ImageEncodeOptions()

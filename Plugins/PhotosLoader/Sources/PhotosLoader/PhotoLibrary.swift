@@ -126,7 +126,7 @@ public final class PhotoLibrary: Sendable {
     /// task does not stop a scan that has started.
     /// - Parameter force: Read every file again, even those whose size and date did not change.
     /// - Returns: What changed.
-    /// - Throws: ``WebImageError/Code/photoLibraryUnavailable`` if the root is not a readable
+    /// - Throws: ``WebImageCore/WebImageError/Code/photoLibraryUnavailable`` if the root is not a readable
     ///   folder (the index is left as it was). Unreadable files and sub-folders do not fail the
     ///   scan: they are skipped with a reason.
     @discardableResult

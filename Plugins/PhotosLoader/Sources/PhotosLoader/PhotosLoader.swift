@@ -30,7 +30,7 @@ public import WebImageCore
 /// 1. JPEG with an EXIF thumbnail that covers the requested size and has the photo's aspect
 ///    ratio: only the thumbnail's bytes are read (a few kilobytes at a known offset) and decoded;
 ///    the main image is neither read nor decoded. Oriented like the photo, resampled to exactly
-///    the size a full decode would give, marked ``WebImageCore/ImageMetadata/thumbnail``. The
+///    the size a full decode would give, marked ``/WebImageCore/ImageMetadata/thumbnail``. The
 ///    result carries no `data` (the thumbnail's pixels match no file).
 /// 2. Other JPEGs: the whole file is decoded by ``jpegCoder`` (default `JPEGCoder`, whose DCT
 ///    scaling decodes at 1/2, 1/4 or 1/8 size before the final Lanczos resample: no full-size
@@ -46,8 +46,8 @@ public import WebImageCore
 /// `unsupportedFormat`, ...), each naming the asset and its file.
 ///
 /// Thread-safety: every method may be called from any thread. Files are read and decoded on
-/// ``WebImageCore/BlockingWorkExecutor/processing`` through the shared decode stage
-/// (``WebImageCore/ImageDecodeRequest``), never on the caller's thread.
+/// ``/WebImageCore/BlockingWorkExecutor/processing`` through the shared decode stage
+/// (``/WebImageCore/ImageDecodeRequest``), never on the caller's thread.
 public final class PhotosLoader: ImageLoader {
     /// Which path served the loads so far.
     public struct Statistics: Sendable, Equatable {

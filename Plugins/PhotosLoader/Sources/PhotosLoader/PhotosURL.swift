@@ -26,7 +26,7 @@ public enum PhotosURL: Hashable, Sendable {
     }
 
     /// Parses a `photos://` URL.
-    /// - Throws: ``WebImageError/Code/invalidURL`` naming the URL and what is wrong: another
+    /// - Throws: ``/WebImageCore/WebImageError/Code/invalidURL`` naming the URL and what is wrong: another
     ///   scheme, a host other than `asset` or `album`, an identifier that is not 32 hex digits,
     ///   an index that is not a non-negative number, a query or fragment.
     public init(_ url: URL) throws {

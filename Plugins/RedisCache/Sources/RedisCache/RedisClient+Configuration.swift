@@ -42,6 +42,7 @@ extension RedisClient {
         /// whatever the server sends.
         public var maxReplySize: Int
 
+        /// Settings as given; see each property for its default.
         /// - Parameters: See the properties.
         public init(
             host: String = "127.0.0.1",

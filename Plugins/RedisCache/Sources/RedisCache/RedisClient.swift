@@ -26,7 +26,7 @@ import WebImageCore
 ///   during which round trips fail at once with ``RedisClientError/Kind/backingOff``; the
 ///   first round trip after it tries the server again, and a success ends the backoff. No
 ///   background task is involved: reconnecting is driven by use.
-/// - **Errors.** Methods throw ``WebImageCore/WebImageError`` with code `cacheFailure`, a
+/// - **Errors.** Methods throw ``/WebImageCore/WebImageError`` with code `cacheFailure`, a
 ///   message naming the server and the command, and a ``RedisClientError`` as the underlying
 ///   error. Error replies (`-ERR ...`) are not thrown: they are ``RedisValue/error(_:)``.
 ///
@@ -61,7 +61,7 @@ public final class RedisClient: Sendable {
     }
 
     /// Sends one command and returns its reply (an error reply is a value, not thrown).
-    /// - Throws: ``WebImageCore/WebImageError`` (`cacheFailure`, with a ``RedisClientError``)
+    /// - Throws: ``/WebImageCore/WebImageError`` (`cacheFailure`, with a ``RedisClientError``)
     ///   when the round trip fails; `cancelled` when the task was cancelled before it started.
     public func send(_ command: RedisCommand) async throws -> RedisValue {
         try await pipeline([command])[0]
@@ -69,7 +69,7 @@ public final class RedisClient: Sendable {
 
     /// Sends `commands` in one write and returns their replies, in order (pipelining: one round
     /// trip for all of them).
-    /// - Throws: ``WebImageCore/WebImageError`` (`cacheFailure`, with a ``RedisClientError``)
+    /// - Throws: ``/WebImageCore/WebImageError`` (`cacheFailure`, with a ``RedisClientError``)
     ///   when the round trip fails (no reply is returned then); `cancelled` when the task was
     ///   cancelled before it started.
     public func pipeline(_ commands: [RedisCommand]) async throws -> [RedisValue] {

@@ -1,5 +1,5 @@
 /// Why a Redis round trip failed at the connection level. ``RedisClient`` throws it as the
-/// ``WebImageCore/WebImageError/underlyingError`` of a `cacheFailure` error.
+/// ``/WebImageCore/WebImageError/underlyingError`` of a `cacheFailure` error.
 ///
 /// Error replies of the server to a command are not errors of this kind: they come back as
 /// ``RedisValue/error(_:)``.

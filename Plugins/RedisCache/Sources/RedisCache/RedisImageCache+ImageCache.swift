@@ -1,13 +1,13 @@
 public import Foundation
 public import WebImageCore
 
-/// ``RedisImageCache`` as an ``WebImageCore/ImageCache``: Redis is the `.disk` tier; every
+/// ``RedisImageCache`` as an ``/WebImageCore/ImageCache``: Redis is the `.disk` tier; every
 /// failure of Redis is a miss (query), a dropped store (store) or a logged no-op (remove,
 /// contains, clear), within the client's command timeout.
 extension RedisImageCache: ImageCache {
     /// Looks `key` up in Redis when `cacheType` includes `.disk`.
     ///
-    /// A hit (``WebImageCore/ImageCacheType/disk``) carries the stored data and the image
+    /// A hit (``/WebImageCore/ImageCacheType/disk``) carries the stored data and the image
     /// decoded from it (with its extended data restored); with `avoidDecodeImage` the data only.
     /// With a ``promotionCache`` the image is put there too, unless the query's thumbnail size
     /// or scale-down budget decoded it smaller than the data, or `decodeFirstFrameOnly` made it still.
@@ -80,7 +80,7 @@ extension RedisImageCache: ImageCache {
     /// Stores `data` (or the image encoded) with the image's metadata when `cacheType` includes
     /// `.disk`, expiring after ``Config/maxAge``.
     ///
-    /// - Throws: ``WebImageCore/WebImageError`` with `invalidArgument` when both are `nil`;
+    /// - Throws: ``/WebImageCore/WebImageError`` with `invalidArgument` when both are `nil`;
     ///   `cacheFailure` when nothing was stored: the value is over ``Config/maxValueSize``, the
     ///   image could not be encoded, or Redis failed (the store is then dropped: counted in
     ///   ``Statistics/droppedStores`` and logged). Callers may ignore it: `ImageManager` goes on
@@ -225,7 +225,7 @@ extension RedisImageCache: ImageCache {
     /// The data to store for an image stored without data: an animated image's original data
     /// when its frames are lazy; else encoded by `coder`, a still image as PNG if it has alpha
     /// or JPEG if not (SDWebImage's rule), an animated one in its own format or GIF.
-    /// - Throws: ``WebImageCore/WebImageError/Code/unsupportedFormat`` or the coder's error.
+    /// - Throws: ``/WebImageCore/WebImageError/Code/unsupportedFormat`` or the coder's error.
     static func encodedData(for image: WebImage, coder: any ImageCoder, context: WebImageContext) throws -> Data {
         if case .animated(let animated) = image.storage {
             return animated.provider.animatedImageData

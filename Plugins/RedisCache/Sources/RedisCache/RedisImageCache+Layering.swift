@@ -2,8 +2,8 @@ public import WebImageCore
 public import WebImageCaches
 
 extension RedisImageCache {
-    /// The recommended setup: an in-process ``WebImageCaches/MemoryCache`` in front of this
-    /// cache, as one ``WebImageCore/CachesManager``.
+    /// The recommended setup: an in-process ``/WebImageCaches/MemoryCache`` in front of this
+    /// cache, as one ``/WebImageCore/CachesManager``.
     ///
     /// ```swift
     /// let redis = RedisImageCache(configuration: .init(host: "10.0.0.5"), coder: CodersManager.shared)
@@ -11,9 +11,9 @@ extension RedisImageCache {
     /// let manager = ImageManager(cache: cache, loader: LoadersManager.shared)
     /// ```
     ///
-    /// - Query: ``WebImageCore/CachesManager/Policy/serial``, memory first (the memory cache is
+    /// - Query: ``/WebImageCore/CachesManager/Policy/serial``, memory first (the memory cache is
     ///   the highest member): a memory hit never touches the network; a miss asks Redis.
-    /// - Store: ``WebImageCore/CachesManager/Policy/concurrent``: to both at once. When Redis
+    /// - Store: ``/WebImageCore/CachesManager/Policy/concurrent``: to both at once. When Redis
     ///   fails, the memory cache still stores and the manager's store throws Redis's
     ///   `cacheFailure` (which `ImageManager` ignores).
     /// - Contains: serial, memory first. Remove and clear: both, concurrently (clear empties
@@ -22,7 +22,7 @@ extension RedisImageCache {
     ///
     /// Every server of a fleet builds its own layered cache (its own memory) over the same
     /// Redis server and namespace.
-    /// - Parameter memoryCache: The front tier (default: a ``WebImageCaches/MemoryCache`` with
+    /// - Parameter memoryCache: The front tier (default: a ``/WebImageCaches/MemoryCache`` with
     ///   its default limits).
     /// - Returns: A new manager over the two; the memory cache is its highest member.
     public func makeLayeredCache(memoryCache: MemoryCache = MemoryCache()) -> CachesManager {

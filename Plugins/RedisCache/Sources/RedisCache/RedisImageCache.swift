@@ -3,7 +3,7 @@ public import WebImageCore
 public import WebImageCaches
 import Dispatch
 
-/// A distributed ``WebImageCore/ImageCache`` on Redis: every server of a fleet that points at
+/// A distributed ``/WebImageCore/ImageCache`` on Redis: every server of a fleet that points at
 /// the same Redis finds what any of them fetched (SDWebImage's custom-cache plug-in point, for
 /// servers).
 ///
@@ -18,17 +18,17 @@ import Dispatch
 /// ```
 ///
 /// - **What is stored.** One Redis string per key holding the encoded image data and its
-///   metadata: format, pixel size and the image's ``WebImageCore/WebImage/extendedData``
+///   metadata: format, pixel size and the image's ``/WebImageCore/WebImage/extendedData``
 ///   (written and read in one command, so a reader never sees half of it). The Redis key is
 ///   ``redisKey(forKey:)``: namespaced, so caches with different namespaces never see each
 ///   other's entries. Entries expire after ``Config/maxAge`` (Redis `SET ... PX`); values
 ///   over ``Config/maxValueSize`` are not stored.
-/// - **Tier.** Redis is this cache's ``WebImageCore/ImageCacheType/disk`` tier: queries and
+/// - **Tier.** Redis is this cache's ``/WebImageCore/ImageCacheType/disk`` tier: queries and
 ///   stores whose cache type includes `.disk` use it, `.memory` alone is ignored, and a hit
 ///   reports `.disk`.
 /// - **Query.** One GET. The data is decoded through the request's coder
-///   (``WebImageCore/WebImageContext/imageCoder``) or else ``coder``, with
-///   ``WebImageCore/ImageDecodeOptions`` built from the options, context and key; decoding runs
+///   (``/WebImageCore/WebImageContext/imageCoder``) or else ``coder``, with
+///   ``/WebImageCore/ImageDecodeOptions`` built from the options, context and key; decoding runs
 ///   on a dispatch queue, not on the caller's task. `avoidDecodeImage` returns the data only.
 ///   With a ``promotionCache`` a decoded hit is also put in that memory cache (not a decode
 ///   smaller than the stored data).
@@ -71,12 +71,13 @@ public final class RedisImageCache: Sendable {
         /// Default ``RedisImageCache/standardErrorLog``.
         ///
         /// An entry made while serving a query or store whose context carries an
-        /// ``WebImageCore/WebImageContext/imageEventSink`` (a request of an `ImageManager` with
+        /// ``/WebImageCore/WebImageContext/imageEventSink`` (a request of an `ImageManager` with
         /// event observers) is also reported as that request's event,
         /// `.log(level:source: "RedisImageCache", message:)`, with the same message. This
         /// handler gets every entry either way.
         public var logHandler: LogHandler
 
+        /// Settings as given; see each property for its default.
         /// - Parameters: See the properties.
         public init(
             namespace: String = "default",
@@ -120,6 +121,7 @@ public final class RedisImageCache: Sendable {
         /// The error behind it, if any.
         public var error: WebImageError?
 
+        /// A log entry.
         /// - Parameters: See the properties.
         public init(level: Level, message: String, error: WebImageError? = nil) {
             self.level = level
@@ -159,7 +161,7 @@ public final class RedisImageCache: Sendable {
     public struct EntryInfo: Sendable, Hashable {
         /// The format the data was stored as.
         public var format: ImageFormat
-        /// The image's pixel size, or ``WebImageCore/PixelSize/zero`` when data was stored
+        /// The image's pixel size, or ``/WebImageCore/PixelSize/zero`` when data was stored
         /// without an image.
         public var pixelSize: PixelSize
         /// The image's extended data, if it had any.
@@ -193,7 +195,7 @@ public final class RedisImageCache: Sendable {
     ///   - client: The Redis client; several caches (namespaces) may share one.
     ///   - config: The settings (namespace, max age, value size limit, log).
     ///   - coder: Decodes hits and encodes images stored without data, unless a request's
-    ///     ``WebImageCore/WebImageContext/imageCoder`` overrides it. Pass `CodersManager.shared`
+    ///     ``/WebImageCore/WebImageContext/imageCoder`` overrides it. Pass `CodersManager.shared`
     ///     (from the `SwiftWebImage` module) for every registered format.
     public init(client: RedisClient, config: Config = Config(), coder: any ImageCoder) {
         self.client = client
@@ -223,11 +225,11 @@ public final class RedisImageCache: Sendable {
     /// A memory cache that decoded hits are also put in (default none), so that the next query
     /// of the same key is served from memory. ``makeLayeredCache(memoryCache:)`` sets it to the
     /// memory cache in front. A hit is not promoted when the request's
-    /// ``WebImageCore/WebImageContext/storeCacheType`` leaves memory out, or with
+    /// ``/WebImageCore/WebImageContext/storeCacheType`` leaves memory out, or with
     /// `decodeFirstFrameOnly` (the still image would shadow the animation), or when the query's
     /// thumbnail size or scale-down budget decoded it smaller than the stored data (the
     /// thumbnail would shadow the full-size image; see
-    /// ``WebImageCore/ImageDecodeRequest/mayPromote(_:)``).
+    /// ``/WebImageCore/ImageDecodeRequest/mayPromote(_:)``).
     public var promotionCache: MemoryCache? {
         get { state.withLock { $0.promotionCache } }
         set { state.withLock { $0.promotionCache = newValue } }
@@ -274,7 +276,7 @@ public final class RedisImageCache: Sendable {
     }
 
     /// Reports through the log handler (never under a lock) and, when `context` is a request's
-    /// that carries an ``WebImageCore/WebImageContext/imageEventSink``, as that request's event too.
+    /// that carries an ``/WebImageCore/WebImageContext/imageEventSink``, as that request's event too.
     func log(_ level: LogEntry.Level, _ what: String, _ error: (any Error)? = nil, context: WebImageContext? = nil) {
         let webImageError = error.map { ($0 as? WebImageError) ?? WebImageError(.cacheFailure, "\($0)") }
         var message = "RedisImageCache \(String(reflecting: config.namespace)) at \(client.configuration.endpoint): \(what)"

@@ -5,7 +5,7 @@ import WebImageCore
 
 /// The on-disk tier of ``SQLiteImageCache``: encoded data and extended data by key, in one
 /// SQLite database instead of one file per entry (YYCache's `YYKVStorage`, PINCache). Also
-/// usable alone as a raw data cache; its synchronous API matches ``DiskCache``'s.
+/// usable alone as a raw data cache; its synchronous API matches ``/WebImageCaches/DiskCache``'s.
 ///
 /// - **Layout.** `directory/cache.sqlite` (with SQLite's `-wal` and `-shm` files) holds one
 ///   table, `entries`: key (the key's UTF-8 bytes), size, access time, creation time, file name,
@@ -24,10 +24,10 @@ import WebImageCore
 ///   checks that a value file has exactly the recorded size; a file that does not (truncated
 ///   by someone else, or lost in a power failure without ``Config/synchronizesWrites``) is a
 ///   miss, and its row is removed.
-/// - **Limits.** ``Config/sizeLimit`` (default 1 GiB, as ``DiskCache``) and
+/// - **Limits.** ``Config/sizeLimit`` (default 1 GiB, as ``/WebImageCaches/DiskCache``) and
 ///   ``Config/countLimit`` (default none) are enforced in the transaction of every write: expired
 ///   entries go first, then the least recently used, until both limits hold again (exactly
-///   the limits, not half of them as ``DiskCache``'s sweep: deleting rows is cheap). A value
+///   the limits, not half of them as ``/WebImageCaches/DiskCache``'s sweep: deleting rows is cheap). A value
 ///   larger than the size limit alone is refused.
 /// - **Recency.** Reads do not write: the access times they set are kept in memory (one per
 ///   key, the latest) and written when a write goes over a limit and must evict, by sweeps, when
@@ -43,8 +43,8 @@ import WebImageCore
 /// - **Damaged database.** A file that is not a SQLite database, a corrupt one, or one written
 ///   by an unknown schema version is deleted (with its value files) and made anew: this is a
 ///   cache, and a cache never fails a load.
-/// - **Errors.** Reads never throw: any problem is a miss. Writes throw ``WebImageError`` with
-///   ``WebImageError/Code/cacheFailure`` naming the key, the path and SQLite's or the system's
+/// - **Errors.** Reads never throw: any problem is a miss. Writes throw ``/WebImageCore/WebImageError`` with
+///   ``/WebImageCore/WebImageError/Code/cacheFailure`` naming the key, the path and SQLite's or the system's
 ///   message.
 ///
 /// Threading: **one connection, serialized** by a mutex (a `Locked` state), rather than a
@@ -73,13 +73,13 @@ public final class SQLiteDiskCache: Sendable {
     /// The settings of a SQLite disk cache. Change them at any time through
     /// ``SQLiteDiskCache/config``.
     public struct Config: Sendable {
-        /// The most bytes (data plus extended data) kept. Default ``DiskCache/defaultSizeLimit``
+        /// The most bytes (data plus extended data) kept. Default ``/WebImageCaches/DiskCache/defaultSizeLimit``
         /// (1 GiB). A single entry larger than this is refused.
         public var sizeLimit: Int
         /// The most entries kept. Default `Int.max` (no limit).
         public var countLimit: Int
         /// How long an entry lives after its ``expireType`` time, in seconds. Default one week
-        /// (``DiskCache/defaultMaxAge``). Negative: entries never expire; 0: they expire at once.
+        /// (``/WebImageCaches/DiskCache/defaultMaxAge``). Negative: entries never expire; 0: they expire at once.
         public var maxAge: TimeInterval
         /// Which time counts for expiry. Default ``ExpireType/accessDate``.
         public var expireType: ExpireType
@@ -91,6 +91,7 @@ public final class SQLiteDiskCache: Sendable {
         /// process loses nothing committed; a power failure may lose the last writes.
         public var synchronizesWrites: Bool
 
+        /// Settings as given; see each property for its default.
         /// - Parameters: See the properties.
         public init(
             sizeLimit: Int = DiskCache.defaultSizeLimit,
@@ -253,7 +254,7 @@ public final class SQLiteDiskCache: Sendable {
     ///   - data: The bytes to store.
     ///   - key: The key (any string, including empty ones and ones with NUL bytes).
     ///   - extendedData: Extended data stored with the entry; `nil` stores none.
-    /// - Throws: ``WebImageError/Code/cacheFailure`` when the entry is larger than the size
+    /// - Throws: ``/WebImageCore/WebImageError/Code/cacheFailure`` when the entry is larger than the size
     ///   limit, the count limit is below 1, or the write fails (read-only or full disk, ...);
     ///   the previous entry, if any, is then unchanged.
     public func setData(_ data: Data, forKey key: String, extendedData: Data? = nil) throws {

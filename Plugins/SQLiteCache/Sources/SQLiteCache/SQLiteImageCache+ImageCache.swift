@@ -8,9 +8,9 @@ extension SQLiteImageCache: ImageCache {
     /// Looks `key` up in memory, then in SQLite.
     ///
     /// - `cacheType` `.memory`: memory only. `.disk`: SQLite only. `.all`: memory, then SQLite.
-    /// - A memory hit returns at once (``ImageCacheType/memory``) unless `queryMemoryData` asks
+    /// - A memory hit returns at once (``/WebImageCore/ImageCacheType/memory``) unless `queryMemoryData` asks
     ///   for its data as well (read on the calling task with `queryMemoryDataSync`).
-    /// - A SQLite hit (``ImageCacheType/disk``) carries the data and the decoded image, which is
+    /// - A SQLite hit (``/WebImageCore/ImageCacheType/disk``) carries the data and the decoded image, which is
     ///   promoted to memory; with `avoidDecodeImage`, the data only. Read and decoded on the
     ///   core's bounded executors, or on the calling task with `queryDiskDataSync`.
     /// - Decision: while the config leaves memory out, the memory tier is not read either
@@ -26,18 +26,18 @@ extension SQLiteImageCache: ImageCache {
     /// - Memory: the image, when the config keeps images in memory. Data alone is decoded for
     ///   memory only when SQLite is not stored too (the next SQLite hit is promoted).
     /// - SQLite: `data`, or the image encoded (see ``SQLiteImageCache``), with the image's
-    ///   ``WebImage/extendedData``. Encoding and writing run on the core's bounded executors.
-    /// - Throws: ``WebImageError/Code/invalidArgument`` when both are `nil`;
-    ///   ``WebImageError/Code/cacheFailure`` when the write fails or the image cannot be encoded
+    ///   ``/WebImageCore/WebImage/extendedData``. Encoding and writing run on the core's bounded executors.
+    /// - Throws: ``/WebImageCore/WebImageError/Code/invalidArgument`` when both are `nil`;
+    ///   ``/WebImageCore/WebImageError/Code/cacheFailure`` when the write fails or the image cannot be encoded
     ///   (the memory tier has stored the image by then, and the message says so);
-    ///   ``WebImageError/Code/badImageData`` when data stored for memory alone does not decode.
+    ///   ``/WebImageCore/WebImageError/Code/badImageData`` when data stored for memory alone does not decode.
     ///   The messages are the inner `WebImageCache`'s (they name it) or the database's.
     public func store(_ image: WebImage?, data: Data?, forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) async throws {
         try await core.store(image, data: data, forKey: key, options: options, context: context, cacheType: cacheType)
     }
 
     /// Starts a store: the image is in memory when this returns; the rest writes SQLite (the
-    /// inner `WebImageCache`'s ``WebImageCache/beginStore(_:data:forKey:options:context:cacheType:)``).
+    /// inner `WebImageCache`'s ``/WebImageCaches/WebImageCache/beginStore(_:data:forKey:options:context:cacheType:)``).
     public func beginStore(_ image: WebImage?, data: Data?, forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) -> @Sendable () async throws -> Void {
         core.beginStore(image, data: data, forKey: key, options: options, context: context, cacheType: cacheType)
     }

@@ -1,23 +1,23 @@
 public import Foundation
 public import SwiftWebImage
 
-/// An image cache kept in SQLite: a ``MemoryCache`` of decoded images in front of a
+/// An image cache kept in SQLite: a ``/WebImageCaches/MemoryCache`` of decoded images in front of a
 /// ``SQLiteDiskCache`` of encoded data (SDWebImage's YYCache and PINCache plug-ins). A complete
-/// ``ImageCache``: swap it in for the built-in `WebImageCache` with one line at launch,
+/// ``/WebImageCore/ImageCache``: swap it in for the built-in `WebImageCache` with one line at launch,
 ///
 /// ```swift
 /// CachesManager.shared.add(SQLiteImageCache(namespace: "images"))
 /// ```
 ///
 /// or give it to one manager (`ImageManager(cache: cache, loader: ...)`) or one request
-/// (``WebImageContext/imageCache``).
+/// (``/WebImageCore/WebImageContext/imageCache``).
 ///
 /// - **Query**: memory first; a memory hit returns at once unless `queryMemoryData` asks for
 ///   the data too. A disk hit is decoded through the request's coder
-///   (``WebImageContext/imageCoder``) or else ``coder``, with ``ImageDecodeOptions`` built from
+///   (``/WebImageCore/WebImageContext/imageCoder``) or else ``coder``, with ``/WebImageCore/ImageDecodeOptions`` built from
 ///   the options, the context and the key, gets the entry's extended data as its
-///   ``WebImage/extendedData``, and is promoted to memory (unless the config or the context's
-///   ``WebImageContext/storeCacheType`` leaves memory out). With `avoidDecodeImage` a disk hit
+///   ``/WebImageCore/WebImage/extendedData``, and is promoted to memory (unless the config or the context's
+///   ``/WebImageCore/WebImageContext/storeCacheType`` leaves memory out). With `avoidDecodeImage` a disk hit
 ///   carries the data only. `decodeFirstFrameOnly` makes an animated hit still;
 ///   `matchAnimatedImageClass` makes a hit whose frames are held the other way (lazily, or all
 ///   decoded with `preloadAllFrames`) a miss, as `WebImageCache` does.
@@ -29,14 +29,14 @@ public import SwiftWebImage
 ///   a miss and stays.
 ///
 /// Internally it is a thin wrapper: the core's `WebImageCache` over this cache's
-/// ``SQLiteDiskCache`` (its ``DiskStorage`` seam) runs every query, store, removal and decode,
+/// ``SQLiteDiskCache`` (its ``/WebImageCaches/DiskStorage`` seam) runs every query, store, removal and decode,
 /// so the two caches share one implementation of the rules above. This type adds the SQLite
 /// directory, a ``Config`` whose disk part is ``SQLiteDiskCache/Config``, the shared coders as
 /// the default coder, and expiry by the database's clock.
 ///
 /// Blocking work runs on the core's bounded executors (SQLite and value files on
-/// ``WebImageCore/BlockingWorkExecutor/fileIO``, decoding and encoding on
-/// ``WebImageCore/BlockingWorkExecutor/processing``),
+/// ``/WebImageCore/BlockingWorkExecutor/fileIO``, decoding and encoding on
+/// ``/WebImageCore/BlockingWorkExecutor/processing``),
 /// or on the calling task with `queryDiskDataSync` (memory miss) and `queryMemoryDataSync`
 /// (memory hit), as SDWebImage does. See ``SQLiteDiskCache`` for the database: one serialized
 /// connection, WAL, inline and file-backed values, LRU trimming, expiry, crash safety.
@@ -50,14 +50,15 @@ public final class SQLiteImageCache: Sendable {
         /// Whether decoded images are kept in memory (default `true`). When `false`, stores and
         /// disk hits skip the memory tier and every hit is decoded from SQLite.
         public var shouldCacheImagesInMemory: Bool
-        /// The memory tier's cost limit in bytes (default ``MemoryCache/defaultCostLimit``).
+        /// The memory tier's cost limit in bytes (default ``/WebImageCaches/MemoryCache/defaultCostLimit``).
         public var memoryCostLimit: Int
-        /// The memory tier's count limit (default ``MemoryCache/defaultCountLimit``: none).
+        /// The memory tier's count limit (default ``/WebImageCaches/MemoryCache/defaultCountLimit``: none).
         public var memoryCountLimit: Int
         /// The database's settings: size and count limits, maximum age, inline threshold,
         /// synchronous writes (see ``SQLiteDiskCache/Config``).
         public var disk: SQLiteDiskCache.Config
 
+        /// Settings as given; see each property for its default.
         /// - Parameters: See the properties.
         public init(
             shouldCacheImagesInMemory: Bool = true,
@@ -86,7 +87,7 @@ public final class SQLiteImageCache: Sendable {
     ///   - directory: The directory of the database and its value files.
     ///   - config: The settings.
     ///   - coder: Decodes disk hits and encodes images stored without data, unless a request's
-    ///     ``WebImageContext/imageCoder`` overrides it. Default: the shared ``CodersManager``
+    ///     ``/WebImageCore/WebImageContext/imageCoder`` overrides it. Default: the shared ``/WebImageCore/CodersManager``
     ///     with the built-in coders and every coder registered with it.
     ///   - clock: The time source of the database (default: the system clock); see
     ///     ``SQLiteDiskCache/init(directory:config:clock:)``.
@@ -109,7 +110,7 @@ public final class SQLiteImageCache: Sendable {
 
     /// A cache in ``defaultDirectory(namespace:environment:)`` for `namespace`.
     /// - Parameters:
-    ///   - namespace: Names the directory (made safe by ``DiskCache/directoryName(forNamespace:)``).
+    ///   - namespace: Names the directory (made safe by ``/WebImageCaches/DiskCache/directoryName(forNamespace:)``).
     ///   - config: The settings.
     ///   - coder: As in ``init(directory:config:coder:clock:)``.
     public convenience init(namespace: String = "default", config: Config = Config(), coder: any ImageCoder = CodersManager.shared) {
@@ -120,7 +121,7 @@ public final class SQLiteImageCache: Sendable {
     /// (or `~/.cache/swiftwebimage-sqlite/<namespace>`), beside, never inside, the directories
     /// of the built-in disk caches. Pure: it creates nothing.
     /// - Parameters:
-    ///   - namespace: The namespace, made safe by ``DiskCache/directoryName(forNamespace:)``.
+    ///   - namespace: The namespace, made safe by ``/WebImageCaches/DiskCache/directoryName(forNamespace:)``.
     ///   - environment: The environment to read (default: the process's), for tests.
     public static func defaultDirectory(namespace: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         let builtIn = DiskCache.defaultDirectory(namespace: namespace, environment: environment)
@@ -175,7 +176,7 @@ public final class SQLiteImageCache: Sendable {
     }
 
     /// Removes expired entries and orphan value files as of now by the database's clock; see
-    /// ``SQLiteDiskCache/removeExpiredData(referenceDate:)``. Runs on ``WebImageCore/BlockingWorkExecutor/fileIO``.
+    /// ``SQLiteDiskCache/removeExpiredData(referenceDate:)``. Runs on ``/WebImageCore/BlockingWorkExecutor/fileIO``.
     /// - Returns: The number of entries removed.
     @discardableResult
     public func removeExpiredData() async -> Int {

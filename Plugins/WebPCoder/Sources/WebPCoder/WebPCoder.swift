@@ -14,17 +14,17 @@ public import WebImageCore
 /// files into RGBA8 with straight alpha.
 /// - The header is read first and the image (for an animation, the canvas) is checked against
 ///   `options.maxPixelCount` before any pixel memory is allocated
-///   (``WebImageError/Code/imageTooLarge``). Truncated and corrupt data throw
-///   ``WebImageError/Code/badImageData`` with a message that says which (a truncated still is
+///   (``/WebImageCore/WebImageError/Code/imageTooLarge``). Truncated and corrupt data throw
+///   ``/WebImageCore/WebImageError/Code/badImageData`` with a message that says which (a truncated still is
 ///   not shown partially here; the incremental decoder does that).
 /// - Thumbnails (`thumbnailPixelSize`, `scaleDownLimitBytes`) of stills come from libwebp's
 ///   scaled decoding, which hits the exact size the options ask for: a full-size bitmap is
-///   never made. They are marked ``ImageMetadata/thumbnail``.
+///   never made. They are marked ``/WebImageCore/ImageMetadata/thumbnail``.
 /// - Animations: frames are composited on the canvas (blending "over" or not, disposal "none"
 ///   or "to background", which clears to transparent: the specification makes the ANIM
 ///   background color a hint, and libwebp's own animation decoder ignores it too). Durations are in milliseconds;
 ///   10 ms or less shows for 100 ms, as in browsers and SDWebImage. The loop count is the
-///   file's (0 = forever). Frames decode lazily through an ``AnimatedImage`` (random access
+///   file's (0 = forever). Frames decode lazily through an ``/WebImageCore/AnimatedImage`` (random access
 ///   restarts at the nearest keyframe) unless `preloadAllFrames`; `firstFrameOnly` gives a
 ///   still. Animated thumbnails composite at full size, then resample each frame with
 ///   Lanczos-3 (compositing scaled frames would leave seams at fractional offsets).
@@ -35,7 +35,7 @@ public import WebImageCore
 ///   orientation is applied (libwebp applies none either).
 ///
 /// **Encoding** writes lossy (``lossless`` `false`, the default, as SDWebImage) or lossless
-/// WebP; the context's ``WebImageContext/webPLossless`` overrides ``lossless`` per request.
+/// WebP; the context's ``WebImageCore/WebImageContext/webPLossless`` overrides ``lossless`` per request.
 /// - `compressionQuality` 0...1 maps to libwebp's quality 0...100 (for lossless, the effort
 ///   spent on making the file small). Lossless output is exact: every pixel comes back as given,
 ///   the color under fully transparent pixels included. Lossy output keeps alpha exactly
@@ -75,8 +75,8 @@ public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
     }
 
     /// Decodes a WebP: a still, or an animation (lazy unless `preloadAllFrames`).
-    /// - Throws: ``WebImageError/Code/badImageData`` for data that is not WebP, truncated or
-    ///   corrupt; ``WebImageError/Code/imageTooLarge`` over `options.maxPixelCount`.
+    /// - Throws: ``/WebImageCore/WebImageError/Code/badImageData`` for data that is not WebP, truncated or
+    ///   corrupt; ``/WebImageCore/WebImageError/Code/imageTooLarge`` over `options.maxPixelCount`.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
         guard let header = try WebPHeader.read(data) else {
             throw WebImageError(.badImageData, "WebP data of \(data.count) bytes is truncated (the header is incomplete)")
@@ -108,7 +108,7 @@ public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
 
     /// Parses `data` and returns a provider that decodes frames on demand (a still WebP gives
     /// a provider of one frame).
-    /// - Throws: ``WebImageError/Code/badImageData``, ``WebImageError/Code/imageTooLarge``.
+    /// - Throws: ``/WebImageCore/WebImageError/Code/badImageData``, ``/WebImageCore/WebImageError/Code/imageTooLarge``.
     public func makeAnimatedImageProvider(for data: Data, options: ImageDecodeOptions) throws -> any AnimatedImageProvider {
         try WebPAnimationProvider(data: data, options: options)
     }
@@ -129,7 +129,7 @@ public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
 
     // MARK: Encoding
 
-    /// `true` for ``ImageFormat/webp``.
+    /// `true` for ``/WebImageCore/ImageFormat/webp``.
     public func canEncode(to format: ImageFormat) -> Bool {
         format == .webp
     }
@@ -137,8 +137,8 @@ public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
     /// Encodes `image` as WebP (animated when it is animated and `firstFrameOnly` is not set).
     /// An animation's frames are read, handed to libwebp's `WebPAnimEncoder` and dropped one at
     /// a time, so a lazily decoded (or lazily transformed) animation is never held whole.
-    /// - Throws: ``WebImageError/Code/unsupportedFormat`` for another format,
-    ///   ``WebImageError/Code/encodingFailed`` for an image WebP cannot hold (a side over 16383)
+    /// - Throws: ``/WebImageCore/WebImageError/Code/unsupportedFormat`` for another format,
+    ///   ``/WebImageCore/WebImageError/Code/encodingFailed`` for an image WebP cannot hold (a side over 16383)
     ///   or a libwebp failure.
     public func encode(_ image: WebImage, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
         guard canEncode(to: format) else {
