@@ -19,7 +19,7 @@ public import WebImageCore
 /// image, a held frame and an animation's first frame get one new bitmap each (a copy-on-write
 /// copy flipped in place, no zero-filled buffer first), bounded by the decoder's per-frame pixel
 /// limit. The later frames of a lazily decoded animation are made for the transform
-/// (``WebImageCore/WebImage/mappingFramesInPlace(transformerKey:_:)``), one at a time as they
+/// (``/WebImageCore/WebImage/mappingFramesInPlace(transformerKey:_:)``), one at a time as they
 /// are read, and flipped where they lie: a frame its provider hands over (the built-in GIF and
 /// APNG coders' last frame, and a frame before a keyframe) is flipped with no copy at all.
 /// Code that owns a bitmap outright flips it without a second one with
