@@ -3,7 +3,7 @@
 into README.md between the `<!-- bench:start -->` and `<!-- bench:end -->` markers.
 
 usage: bench_table.py --pillow COMPARE_TXT --vips COMPARE_TXT [--peers PEERS_JSONL]
-                      [--goal 1.0] [--rounds N] [--readme README.md]
+                      [--goal 1.0] [--rounds N] [--readme README.md] [--chart CHART.svg]
 
 --pillow and --vips are ../shared/bench/compare.py outputs against each peer (the throughput
 case is in the libvips one). The image table shows both peers, each ratio, and the ratio
@@ -98,6 +98,45 @@ def peer_table(path):
     return out if rows else []
 
 
+def escape(text):
+    return text.replace('&', '&amp;').replace('<', '&lt;').replace('>', '&gt;')
+
+
+def chart(pillow, vips, goal):
+    """An SVG bar chart of the image cases: for each, ours / Pillow and ours / libvips (shorter is
+    faster), the goal line, on one ratio axis; the same numbers as the table."""
+    cases = [c for c in list(pillow) + [c for c in vips if c not in pillow] if c in pillow or c in vips]
+    ratios = [r for c in cases for r in (pillow.get(c, (0, 0, 0))[2], vips.get(c, (0, 0, 0))[2]) if r]
+    scale_max = max([goal * 1.25] + [r * 1.05 for r in ratios])
+    left, width, bar, gap, top = 150, 520, 9, 10, 46
+    height = top + len(cases) * (2 * bar + gap) + 40
+    x = lambda r: left + width * min(r, scale_max) / scale_max
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 70}" height="{height}" '
+           f'font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="12">',
+           '<rect width="100%" height="100%" fill="white"/>',
+           '<text x="10" y="18" font-size="14" font-weight="bold">SwiftWebImage time / peer time (shorter is faster)</text>',
+           f'<rect x="{left}" y="26" width="10" height="10" fill="#4c78a8"/><text x="{left + 14}" y="35">vs Pillow</text>',
+           f'<rect x="{left + 90}" y="26" width="10" height="10" fill="#f58518"/><text x="{left + 104}" y="35">vs libvips</text>',
+           f'<text x="{left + 190}" y="35" fill="#b00">goal {goal:.1f}x the faster peer</text>']
+    for i, case in enumerate(cases):
+        y = top + i * (2 * bar + gap)
+        out.append(f'<text x="{left - 8}" y="{y + bar + 4}" text-anchor="end">{escape(case)}</text>')
+        for j, (rows, color) in enumerate(((pillow, '#4c78a8'), (vips, '#f58518'))):
+            if case not in rows:
+                continue
+            r = rows[case][2]
+            yy = y + j * bar
+            out.append(f'<rect x="{left}" y="{yy}" width="{x(r) - left:.1f}" height="{bar - 1}" fill="{color}"/>')
+            out.append(f'<text x="{x(r) + 4:.1f}" y="{yy + bar - 1}" font-size="10">{r:.2f}</text>')
+    gx = x(goal)
+    out.append(f'<line x1="{gx:.1f}" y1="{top - 4}" x2="{gx:.1f}" y2="{height - 30}" stroke="#b00" stroke-dasharray="4 3"/>')
+    for t in [0, 0.5, 1.0, 1.5, 2.0, 3.0]:
+        if t <= scale_max:
+            out.append(f'<text x="{x(t):.1f}" y="{height - 14}" text-anchor="middle" font-size="10">{t:.1f}x</text>')
+    out.append('</svg>')
+    return '\n'.join(out) + '\n'
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--pillow')
@@ -107,6 +146,7 @@ def main():
     ap.add_argument('--rounds', type=int)
     ap.add_argument('--photos', type=int, default=200)
     ap.add_argument('--readme')
+    ap.add_argument('--chart', help='also write the image cases as an SVG bar chart here')
     a = ap.parse_args()
     images, passed, failed = image_table(read_compare(a.pillow), read_compare(a.vips), a.goal, a.photos)
     rounds = f'{a.rounds} interleaved rounds' if a.rounds else 'interleaved rounds'
@@ -130,6 +170,10 @@ def main():
                 'A ratio below 1 means SwiftWebImage is faster.']
     table = '\n'.join(out)
     print(table)
+    if a.chart:
+        with open(a.chart, 'w') as f:
+            f.write(chart(read_compare(a.pillow), read_compare(a.vips), a.goal))
+        print(f'(chart written to {a.chart})')
     if a.readme:
         text = open(a.readme).read()
         start, end = '<!-- bench:start -->', '<!-- bench:end -->'
