@@ -21,59 +21,22 @@ enum PNGRaster {
         _ bytes: UnsafeRawBufferPointer, ranges: [Range<Int>], width: Int, height: Int,
         format: PNGFile.PixelFormat, into output: UnsafeMutablePointer<UInt8>
     ) throws -> Bool {
-        let source = try InflateSource(bytes: bytes, ranges: ranges)
-        let bitsPerPixel = format.bitsPerPixel
-        let filterStride = max(1, bitsPerPixel / 8)
-        let converter = RowConverter(format: format)
-
         if !format.interlaced {
-            let rowBytes = (width * bitsPerPixel + 7) / 8
-            var current = [UInt8](repeating: 0, count: rowBytes + 1)
-            var previous = [UInt8](repeating: 0, count: rowBytes + 1)
-            for y in 0..<height {
-                let got = try current.withUnsafeMutableBufferPointer { try source.read(into: $0) }
-                guard got else {
-                    (output + y * width * 4).initialize(repeating: 0, count: (height - y) * width * 4)
-                    return false
-                }
-                try unfilter(&current, previous: previous, stride: filterStride)
-                current.withUnsafeBufferPointer { row in
-                    converter.convert(row, width: width, into: output + y * width * 4)
-                }
-                swap(&current, &previous)
+            return try decodeRows(bytes, ranges: ranges, width: width, height: height, format: format) { y, _, _, pixels, count in
+                (output + y * width * 4).update(from: pixels.assumingMemoryBound(to: UInt8.self), count: count * 4)
+            } completed: { rows in
+                // Rows that never arrived are transparent black.
+                (output + rows * width * 4).initialize(repeating: 0, count: (height - rows) * width * 4)
             }
-            return true
         }
-
         output.initialize(repeating: 0, count: width * height * 4)
-        var scratch = [UInt8](repeating: 0, count: width * 4)
-        for (x0, y0, dx, dy) in adam7 {
-            let passWidth = width > x0 ? (width - x0 + dx - 1) / dx : 0
-            let passHeight = height > y0 ? (height - y0 + dy - 1) / dy : 0
-            guard passWidth > 0, passHeight > 0 else { continue }
-            let rowBytes = (passWidth * bitsPerPixel + 7) / 8
-            var current = [UInt8](repeating: 0, count: rowBytes + 1)
-            var previous = [UInt8](repeating: 0, count: rowBytes + 1)
-            for row in 0..<passHeight {
-                let got = try current.withUnsafeMutableBufferPointer { try source.read(into: $0) }
-                guard got else { return false }
-                try unfilter(&current, previous: previous, stride: filterStride)
-                let y = y0 + row * dy
-                current.withUnsafeBufferPointer { filtered in
-                    scratch.withUnsafeMutableBufferPointer { line in
-                        converter.convert(filtered, width: passWidth, into: line.baseAddress!)
-                        let target = UnsafeMutableRawPointer(output + y * width * 4)
-                        let pixels = UnsafeRawPointer(line.baseAddress!)
-                        for index in 0..<passWidth {
-                            let value = pixels.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)
-                            target.storeBytes(of: value, toByteOffset: (x0 + index * dx) * 4, as: UInt32.self)
-                        }
-                    }
-                }
-                swap(&current, &previous)
+        return try decodeRows(bytes, ranges: ranges, width: width, height: height, format: format) { y, x0, dx, pixels, count in
+            let target = UnsafeMutableRawPointer(output + y * width * 4)
+            for index in 0..<count {
+                let value = pixels.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)
+                target.storeBytes(of: value, toByteOffset: (x0 + index * dx) * 4, as: UInt32.self)
             }
         }
-        return true
     }
 
     /// Decodes `width` x `height` pixels from the compressed ranges of `bytes` a row at a time,
@@ -87,80 +50,46 @@ enum PNGRaster {
     /// - Throws: ``WebImageError/Code/badImageData`` for a corrupt deflate stream or filter type.
     static func decodeRows(
         _ bytes: UnsafeRawBufferPointer, ranges: [Range<Int>], width: Int, height: Int,
-        format: PNGFile.PixelFormat, row: (_ y: Int, _ firstColumn: Int, _ step: Int, _ pixels: UnsafeRawPointer, _ count: Int) -> Void
+        format: PNGFile.PixelFormat, row: (_ y: Int, _ firstColumn: Int, _ step: Int, _ pixels: UnsafeRawPointer, _ count: Int) -> Void,
+        completed: (_ rows: Int) -> Void = { _ in }
     ) throws -> Bool {
         let source = try InflateSource(bytes: bytes, ranges: ranges)
         let bitsPerPixel = format.bitsPerPixel
         let filterStride = max(1, bitsPerPixel / 8)
         let converter = RowConverter(format: format)
-        var line = [UInt8](repeating: 0, count: width * 4)
+        // Two filtered rows (filter byte first) and one converted row, allocated once for every
+        // pass at the widest row's size; the filtered rows swap by pointer.
+        let widest = (width * bitsPerPixel + 7) / 8 + 1
+        var current = UnsafeMutablePointer<UInt8>.allocate(capacity: widest)
+        var previous = UnsafeMutablePointer<UInt8>.allocate(capacity: widest)
+        let line = UnsafeMutablePointer<UInt8>.allocate(capacity: width * 4)
+        defer {
+            current.deallocate()
+            previous.deallocate()
+            line.deallocate()
+        }
+        current.initialize(repeating: 0, count: widest)
+        line.initialize(repeating: 0, count: width * 4)
         let passes = format.interlaced ? adam7 : [(0, 0, 1, 1)]
         for (x0, y0, dx, dy) in passes {
             let passWidth = width > x0 ? (width - x0 + dx - 1) / dx : 0
             let passHeight = height > y0 ? (height - y0 + dy - 1) / dy : 0
             guard passWidth > 0, passHeight > 0 else { continue }
             let rowBytes = (passWidth * bitsPerPixel + 7) / 8
-            var current = [UInt8](repeating: 0, count: rowBytes + 1)
-            var previous = [UInt8](repeating: 0, count: rowBytes + 1)
+            // A pass's first row is unfiltered against zeros.
+            previous.initialize(repeating: 0, count: rowBytes + 1)
             for index in 0..<passHeight {
-                let got = try current.withUnsafeMutableBufferPointer { try source.read(into: $0) }
-                guard got else { return false }
-                try unfilter(&current, previous: previous, stride: filterStride)
-                current.withUnsafeBufferPointer { filtered in
-                    line.withUnsafeMutableBufferPointer { line in
-                        converter.convert(filtered, width: passWidth, into: line.baseAddress!)
-                        row(y0 + index * dy, x0, dx, UnsafeRawPointer(line.baseAddress!), passWidth)
-                    }
+                guard try source.read(into: UnsafeMutableBufferPointer(start: current, count: rowBytes + 1)) else {
+                    if !format.interlaced { completed(index) }
+                    return false
                 }
+                try PNGUnfilter.row(type: current[0], source: current + 1, previous: previous + 1, target: current + 1, count: rowBytes, stride: filterStride)
+                converter.convert(UnsafeBufferPointer(start: current, count: rowBytes + 1), width: passWidth, into: line)
+                row(y0 + index * dy, x0, dx, UnsafeRawPointer(line), passWidth)
                 swap(&current, &previous)
             }
         }
         return true
-    }
-
-    /// Undoes the row filter in place. `row[0]` is the filter type; `previous` is the previous
-    /// unfiltered row of the same pass (zeros for the first).
-    static func unfilter(_ row: inout [UInt8], previous: [UInt8], stride: Int) throws {
-        let type = row[0]
-        let count = row.count
-        guard type <= 4 else {
-            throw WebImageError(.badImageData, "PNG row has an unknown filter type \(type)")
-        }
-        if type == 0 { return }
-        row.withUnsafeMutableBufferPointer { rowBuffer in
-            previous.withUnsafeBufferPointer { upBuffer in
-                let r = rowBuffer.baseAddress!
-                let up = upBuffer.baseAddress!
-                switch type {
-                case 1:
-                    var index = 1 + stride
-                    while index < count {
-                        r[index] &+= r[index - stride]
-                        index += 1
-                    }
-                case 2:
-                    for index in 1..<count { r[index] &+= up[index] }
-                case 3:
-                    for index in 1..<min(count, 1 + stride) { r[index] &+= up[index] >> 1 }
-                    var index = 1 + stride
-                    while index < count {
-                        r[index] &+= UInt8((Int(r[index - stride]) + Int(up[index])) >> 1)
-                        index += 1
-                    }
-                default:
-                    for index in 1..<min(count, 1 + stride) { r[index] &+= up[index] }
-                    var index = 1 + stride
-                    while index < count {
-                        let a = Int(r[index - stride]), b = Int(up[index]), c = Int(up[index - stride])
-                        let p = b - c, q = a - c
-                        let pa = abs(p), pb = abs(q), pc = abs(p + q)
-                        let predictor = (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c)
-                        r[index] &+= UInt8(truncatingIfNeeded: predictor)
-                        index += 1
-                    }
-                }
-            }
-        }
     }
 }
 

@@ -80,33 +80,32 @@ enum PNGUnfilter {
         }
     }
 
-    /// Loads pixel bytes `index ..< index + stride` (stride 3 or 4) as a vector, lane 3 zero for 3.
+    /// Loads pixel bytes `index ..< index + stride` (stride 3 or 4) as a vector. For 3-byte
+    /// pixels lane 3 holds the next byte when the row has one (read before it can be written:
+    /// see the type's documentation), else zero; lanes never mix, and lane 3 is never stored.
     @inline(__always)
-    private static func load(_ pointer: UnsafePointer<UInt8>, _ index: Int, _ stride: Int) -> SIMD4<UInt8> {
-        if stride == 4 { return UnsafeRawPointer(pointer + index).loadUnaligned(as: SIMD4<UInt8>.self) }
+    private static func load(_ pointer: UnsafePointer<UInt8>, _ index: Int, _ stride: Int, _ count: Int) -> SIMD4<UInt8> {
+        if stride == 4 || index + 4 <= count { return UnsafeRawPointer(pointer + index).loadUnaligned(as: SIMD4<UInt8>.self) }
         return SIMD4(pointer[index], pointer[index + 1], pointer[index + 2], 0)
     }
 
+    /// Stores lanes `0 ..< stride` of `value` at `index`; a 3-byte pixel goes out through a
+    /// general register (a 2-byte and a 1-byte store), not through a spilled vector.
     @inline(__always)
     private static func store(_ value: SIMD4<UInt8>, _ pointer: UnsafeMutablePointer<UInt8>, _ index: Int, _ stride: Int) {
         if stride == 4 {
             UnsafeMutableRawPointer(pointer + index).storeBytes(of: value, as: SIMD4<UInt8>.self)
         } else {
-            pointer[index] = value[0]
-            pointer[index + 1] = value[1]
-            pointer[index + 2] = value[2]
+            let bits = unsafeBitCast(value, to: UInt32.self)
+            UnsafeMutableRawPointer(pointer + index).storeBytes(of: UInt16(truncatingIfNeeded: bits), as: UInt16.self)
+            pointer[index + 2] = UInt8(truncatingIfNeeded: bits >> 16)
         }
     }
 
     private static func sub(_ source: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, _ count: Int, _ stride: Int, _ pixels: Bool) {
         if pixels {
-            var left = SIMD4<UInt8>()
-            var index = 0
-            while index + stride <= count {
-                left = load(source, index, stride) &+ left
-                store(left, target, index, stride)
-                index += stride
-            }
+            // A constant stride in each copy of the kernel.
+            if stride == 3 { subPixels(source, target, count, 3) } else { subPixels(source, target, count, 4) }
             return
         }
         for index in 0..<min(stride, count) { target[index] = source[index] }
@@ -117,18 +116,21 @@ enum PNGUnfilter {
         }
     }
 
+    @inline(__always)
+    private static func subPixels(_ source: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, _ count: Int, _ stride: Int) {
+        var left = SIMD4<UInt8>()
+        var index = 0
+        while index + stride <= count {
+            left = load(source, index, stride, count) &+ left
+            store(left, target, index, stride)
+            index += stride
+        }
+    }
+
     private static func average(_ source: UnsafePointer<UInt8>, _ previous: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, _ count: Int, _ stride: Int, _ pixels: Bool) {
         if pixels {
-            var left = SIMD4<UInt8>()
-            var index = 0
-            while index + stride <= count {
-                let above = load(previous, index, stride)
-                // floor((a + b) / 2) without the ninth bit: (a & b) + ((a ^ b) >> 1).
-                let mean = (left & above) &+ ((left ^ above) &>> 1)
-                left = load(source, index, stride) &+ mean
-                store(left, target, index, stride)
-                index += stride
-            }
+            // A constant stride in each copy of the kernel.
+            if stride == 3 { averagePixels(source, previous, target, count, 3) } else { averagePixels(source, previous, target, count, 4) }
             return
         }
         for index in 0..<min(stride, count) { target[index] = source[index] &+ (previous[index] >> 1) }
@@ -139,30 +141,24 @@ enum PNGUnfilter {
         }
     }
 
+    @inline(__always)
+    private static func averagePixels(_ source: UnsafePointer<UInt8>, _ previous: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, _ count: Int, _ stride: Int) {
+        var left = SIMD4<UInt8>()
+        var index = 0
+        while index + stride <= count {
+            let above = load(previous, index, stride, count)
+            // floor((a + b) / 2) without the ninth bit: (a & b) + ((a ^ b) >> 1).
+            let mean = (left & above) &+ ((left ^ above) &>> 1)
+            left = load(source, index, stride, count) &+ mean
+            store(left, target, index, stride)
+            index += stride
+        }
+    }
+
     private static func paeth(_ source: UnsafePointer<UInt8>, _ previous: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, _ count: Int, _ stride: Int, _ pixels: Bool) {
         if pixels {
-            var left = SIMD4<Int16>()
-            var upperLeft = SIMD4<Int16>()
-            var index = 0
-            while index + stride <= count {
-                let above = SIMD4<Int16>(truncatingIfNeeded: load(previous, index, stride))
-                // p = a + b - c; distances |p - a| = |b - c|, |p - b| = |a - c|, |p - c| = |a + b - 2c|.
-                let bMinusC = above &- upperLeft
-                let aMinusC = left &- upperLeft
-                let distanceA = magnitude(bMinusC)
-                let distanceB = magnitude(aMinusC)
-                let distanceC = magnitude(bMinusC &+ aMinusC)
-                // Selection by masks from shifts: SIMD comparisons compile to a loop over lanes.
-                let takeB = atMost(distanceB, distanceC)
-                let takeA = atMost(distanceA, distanceB) & atMost(distanceA, distanceC)
-                let bOrC = (above & takeB) | (upperLeft & ~takeB)
-                let predictor = (left & takeA) | (bOrC & ~takeA)
-                let value = load(source, index, stride) &+ SIMD4<UInt8>(truncatingIfNeeded: predictor)
-                store(value, target, index, stride)
-                left = SIMD4<Int16>(truncatingIfNeeded: value)
-                upperLeft = above
-                index += stride
-            }
+            // A constant stride in each copy of the kernel.
+            if stride == 3 { paethPixels(source, previous, target, count, 3) } else { paethPixels(source, previous, target, count, 4) }
             return
         }
         for index in 0..<min(stride, count) { target[index] = source[index] &+ previous[index] }
@@ -174,6 +170,32 @@ enum PNGUnfilter {
             let predictor = (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c)
             target[index] = source[index] &+ UInt8(truncatingIfNeeded: predictor)
             index += 1
+        }
+    }
+
+    @inline(__always)
+    private static func paethPixels(_ source: UnsafePointer<UInt8>, _ previous: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, _ count: Int, _ stride: Int) {
+        var left = SIMD4<Int16>()
+        var upperLeft = SIMD4<Int16>()
+        var index = 0
+        while index + stride <= count {
+            let above = SIMD4<Int16>(truncatingIfNeeded: load(previous, index, stride, count))
+            // p = a + b - c; distances |p - a| = |b - c|, |p - b| = |a - c|, |p - c| = |a + b - 2c|.
+            let bMinusC = above &- upperLeft
+            let aMinusC = left &- upperLeft
+            let distanceA = magnitude(bMinusC)
+            let distanceB = magnitude(aMinusC)
+            let distanceC = magnitude(bMinusC &+ aMinusC)
+            // Selection by masks from shifts: SIMD comparisons compile to a loop over lanes.
+            let takeB = atMost(distanceB, distanceC)
+            let takeA = atMost(distanceA, distanceB) & atMost(distanceA, distanceC)
+            let bOrC = (above & takeB) | (upperLeft & ~takeB)
+            let predictor = (left & takeA) | (bOrC & ~takeA)
+            let value = load(source, index, stride, count) &+ SIMD4<UInt8>(truncatingIfNeeded: predictor)
+            store(value, target, index, stride)
+            left = SIMD4<Int16>(truncatingIfNeeded: value)
+            upperLeft = above
+            index += stride
         }
     }
 
