@@ -22,11 +22,7 @@ struct DownloadCase {
     func run() async throws -> PeerCases.Result {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
-        let body = Data((0..<Self.size).map { UInt8(truncatingIfNeeded: $0 &* 31) })
-        let urls = (0..<Self.count).map { index -> URL in
-            server.route("/blob/\(index)", .data(body))
-            return server.url(for: "/blob/\(index)")
-        }
+        let urls = Self.serve(count: Self.count, bodiesOf: Self.size, pattern: 31, under: "/blob", on: server)
         var configuration = DownloaderConfiguration()
         configuration.maxConcurrentDownloads = 6
         configuration.urlCache = nil
@@ -80,6 +76,16 @@ struct DownloadCase {
         getrusage(__rusage_who_t(who), &usage)
         func ms(_ time: timeval) -> Double { Double(time.tv_sec) * 1000 + Double(time.tv_usec) / 1000 }
         return ms(usage.ru_utime) + ms(usage.ru_stime)
+    }
+
+    /// Routes `count` URLs `<prefix>/<n>` on `server`, each serving the same deterministic body of
+    /// `size` bytes (byte `i` is `i * pattern`), and returns them in order.
+    static func serve(count: Int, bodiesOf size: Int, pattern: Int, under prefix: String, on server: LoopbackHTTPServer) -> [URL] {
+        let body = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* pattern) })
+        return (0..<count).map { index -> URL in
+            server.route("\(prefix)/\(index)", .data(body))
+            return server.url(for: "\(prefix)/\(index)")
+        }
     }
 
     /// Milliseconds of a duration.

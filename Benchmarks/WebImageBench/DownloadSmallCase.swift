@@ -18,11 +18,7 @@ struct DownloadSmallCase {
     func run() async throws -> PeerCases.Result {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
-        let body = Data((0..<Self.size).map { UInt8(truncatingIfNeeded: $0 &* 17) })
-        let urls = (0..<Self.count).map { index -> URL in
-            server.route("/small/\(index)", .data(body))
-            return server.url(for: "/small/\(index)")
-        }
+        let urls = DownloadCase.serve(count: Self.count, bodiesOf: Self.size, pattern: 17, under: "/small", on: server)
         var configuration = DownloaderConfiguration()
         configuration.maxConcurrentDownloads = Self.parallel
         configuration.revalidationCacheCapacity = 0
