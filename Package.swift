@@ -50,6 +50,8 @@ let package = Package(
         .library(name: "WebImageTransformers", targets: ["WebImageTransformers"]),
         // Mocks and contract suites, public so that plug-in packages can run the same contracts.
         .library(name: "WebImageTestSupport", targets: ["WebImageTestSupport"]),
+        .library(name: "WebImageServer", targets: ["WebImageServer"]),
+        .library(name: "WebImageHTTPServer", targets: ["WebImageHTTPServer"]),
         .executable(name: "webimage", targets: ["webimage"]),
         // Release-mode benchmarks against Pillow, NSCache, FileManager and curl (scripts/bench).
         .executable(name: "webimage-bench", targets: ["webimage-bench"]),
@@ -69,6 +71,11 @@ let package = Package(
         // libcurl, the Downloader's transport (multi interface, one event-loop thread).
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
         .target(name: "WebImageTransformers", dependencies: ["WebImageCore"], path: "Sources/Transformers", swiftSettings: strictSettings),
+        // The image server's handler (thumbor-style URLs, the pipeline, caches, metrics): no HTTP library.
+        .target(name: "WebImageServer", dependencies: ["SwiftWebImage"], path: "Sources/Server", swiftSettings: strictSettings),
+        // An HTTP/1.1 server on libmicrohttpd that runs any ServerRequestHandler (`webimage serve`).
+        .target(name: "WebImageHTTPServer", dependencies: ["WebImageServer", "CMicroHTTPD"], path: "Sources/HTTPServer", swiftSettings: strictSettings),
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
         .target(
             name: "SwiftWebImage",
             dependencies: ["WebImageCore", "WebImageCoders", "WebImageCaches", "WebImageLoaders", "WebImageTransformers"],
@@ -99,6 +106,8 @@ let package = Package(
         // Depends on the probe so that it is built with the tests (the proxy tests run it as a child).
         .testTarget(name: "WebImageLoadersTests", dependencies: ["WebImageLoaders", "WebImageTestSupport", "webimage-download-probe"], swiftSettings: strictSettings),
         .testTarget(name: "WebImageTransformersTests", dependencies: ["WebImageTransformers", "WebImageTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "WebImageServerTests", dependencies: ["WebImageServer", "WebImageTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "WebImageHTTPServerTests", dependencies: ["WebImageHTTPServer", "WebImageTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "SwiftWebImageTests", dependencies: ["SwiftWebImage", "WebImageTestSupport"], swiftSettings: strictSettings),
         // Depends on the executable so that it is built with the tests (they run it as a subprocess).
         .testTarget(name: "WebImageCLITests", dependencies: ["WebImageCLIKit", "WebImageTestSupport", "webimage"], swiftSettings: strictSettings),

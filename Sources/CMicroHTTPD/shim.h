@@ -1,0 +1,8 @@
+#ifndef WEBIMAGE_CMICROHTTPD_SHIM_H
+#define WEBIMAGE_CMICROHTTPD_SHIM_H
+#include <stdarg.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+#endif

@@ -1,0 +1,133 @@
+public import WebImageCore
+
+/// One thumbor-style image URL, parsed: how it is signed, the geometry it asks for, its filters
+/// and its source (`/<signature|unsafe>/[trim/][AxB:CxD/][fit-in/][-]WxH/[halign/][valign/][smart/][filters:.../]<image>`).
+///
+/// ``ThumborURLParser`` makes one from a path; ``plan(sourceSize:)`` turns it into the crop, size
+/// and flips for a source of a given size, with thumbor's semantics.
+public struct ThumborRequest: Hashable, Sendable {
+    /// How the URL is authorised.
+    public enum Security: Hashable, Sendable {
+        /// `/unsafe/...`: no signature (refused unless the server allows unsigned URLs).
+        case unsafe
+        /// `/<signature>/...`: URL-safe base64 HMAC-SHA1 of ``ThumborRequest/signedPart``.
+        case signed(String)
+    }
+
+    /// `fit-in`, `full-fit-in`, `adaptive-fit-in`, `adaptive-full-fit-in`, or none.
+    public enum FitIn: String, Hashable, Sendable {
+        /// No fit-in: the image is cropped to the requested aspect ratio and resized to fill it.
+        case none
+        /// Fits inside the box without cropping.
+        case fitIn = "fit-in"
+        /// Fits so that the smaller side fills the box (the image covers it), no cropping.
+        case fullFitIn = "full-fit-in"
+        /// `fit-in`, with the box turned when that fits the image better.
+        case adaptiveFitIn = "adaptive-fit-in"
+        /// `full-fit-in`, with the box turned when that fits the image better.
+        case adaptiveFullFitIn = "adaptive-full-fit-in"
+    }
+
+    /// `halign`: where a crop to the requested aspect ratio keeps the image horizontally.
+    public enum HorizontalAlignment: String, Hashable, Sendable {
+        /// Keeps the left edge.
+        case left
+        /// Keeps the middle (the default).
+        case center
+        /// Keeps the right edge.
+        case right
+    }
+
+    /// `valign`: where a crop to the requested aspect ratio keeps the image vertically.
+    public enum VerticalAlignment: String, Hashable, Sendable {
+        /// Keeps the top edge.
+        case top
+        /// Keeps the middle (the default).
+        case middle
+        /// Keeps the bottom edge.
+        case bottom
+    }
+
+    /// `trim[:top-left|bottom-right][:tolerance]`: which corner's colour is trimmed, and how far
+    /// a pixel may differ from it and still be trimmed.
+    public struct Trim: Hashable, Sendable {
+        /// Whether the bottom-right pixel (not the top-left one) gives the colour.
+        public var fromBottomRight: Bool
+        /// The largest colour distance still trimmed (0 to 442).
+        public var tolerance: Int
+
+        /// A trim from its corner and tolerance.
+        public init(fromBottomRight: Bool = false, tolerance: Int = 0) {
+            self.fromBottomRight = fromBottomRight
+            self.tolerance = tolerance
+        }
+    }
+
+    /// `AxB:CxD`: a manual crop by the left, top, right and bottom edges in source pixels.
+    public struct Crop: Hashable, Sendable {
+        /// The left edge (A).
+        public var left: Int
+        /// The top edge (B).
+        public var top: Int
+        /// The right edge (C), exclusive.
+        public var right: Int
+        /// The bottom edge (D), exclusive.
+        public var bottom: Int
+
+        /// A crop from its four edges.
+        public init(left: Int, top: Int, right: Int, bottom: Int) {
+            self.left = left
+            self.top = top
+            self.right = right
+            self.bottom = bottom
+        }
+    }
+
+    /// The signature or `unsafe`.
+    public var security: Security
+    /// The part of the path the signature covers: everything after the signature and its slash.
+    public var signedPart: String
+    /// `trim`, when asked for.
+    public var trim: Trim?
+    /// The manual crop, when given.
+    public var crop: Crop?
+    /// The fit-in mode.
+    public var fitIn: FitIn
+    /// The requested width; `nil` when absent, 0 for "keep the aspect ratio".
+    public var width: Int?
+    /// The requested height; `nil` when absent, 0 for "keep the aspect ratio".
+    public var height: Int?
+    /// A `-` before the width: flip horizontally.
+    public var flipsHorizontally: Bool
+    /// A `-` before the height: flip vertically.
+    public var flipsVertically: Bool
+    /// `halign`.
+    public var horizontalAlignment: HorizontalAlignment
+    /// `valign`.
+    public var verticalAlignment: VerticalAlignment
+    /// `smart` (accepted; without a detector the crop is centred, or aligned as asked).
+    public var smart: Bool
+    /// The filters, in the URL's order.
+    public var filters: [ThumborFilter]
+    /// The image: a URL (`http://...`, `https://...`, `photos://...`) or a path under the
+    /// server's file root, percent-decoded once.
+    public var source: String
+
+    /// A request from its parts; the defaults are thumbor's.
+    public init(security: Security = .unsafe, signedPart: String = "", trim: Trim? = nil, crop: Crop? = nil, fitIn: FitIn = .none, width: Int? = nil, height: Int? = nil, flipsHorizontally: Bool = false, flipsVertically: Bool = false, horizontalAlignment: HorizontalAlignment = .center, verticalAlignment: VerticalAlignment = .middle, smart: Bool = false, filters: [ThumborFilter] = [], source: String) {
+        self.security = security
+        self.signedPart = signedPart
+        self.trim = trim
+        self.crop = crop
+        self.fitIn = fitIn
+        self.width = width
+        self.height = height
+        self.flipsHorizontally = flipsHorizontally
+        self.flipsVertically = flipsVertically
+        self.horizontalAlignment = horizontalAlignment
+        self.verticalAlignment = verticalAlignment
+        self.smart = smart
+        self.filters = filters
+        self.source = source
+    }
+}
