@@ -38,6 +38,7 @@ public enum ImageCacheContract {
         /// 200 concurrent stores and queries on 20 keys neither crash nor lose a store.
         case concurrentAccess
 
+        /// The check's name, as Swift Testing shows it for a parameterized test.
         public var testDescription: String { rawValue }
     }
 

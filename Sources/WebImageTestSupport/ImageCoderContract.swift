@@ -48,6 +48,7 @@ public enum ImageCoderContract {
         /// A thumbnail request gives an image no larger than asked, marked as a thumbnail.
         case thumbnailIsBounded
 
+        /// The check's name, as Swift Testing shows it for a parameterized test.
         public var testDescription: String { rawValue }
     }
 
@@ -131,6 +132,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
     /// A generator whose sequence is fixed by `seed`.
     public init(seed: UInt64) { state = seed }
+    /// The next 64 random bits of the sequence (SplitMix64's step and mix).
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

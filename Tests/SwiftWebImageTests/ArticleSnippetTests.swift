@@ -3,12 +3,13 @@ public import SwiftWebImage
 import Testing
 import WebImageTestSupport
 
-// The code listings of the DocC articles in Sources/ (the umbrella's catalog and the
-// transformers'), compiled and run. A ```swift block of an article follows
-// `<!-- snippet: NAME -->` (or `<!-- not compiled: REASON -->`, for a package manifest); the code
-// between `// DOCS NAME begin` and `// DOCS NAME end` in this file is that block (the regions of
-// one name joined in order; indentation, blank lines and `import` lines are ignored), which
-// `articleSnippetsAreTheCodeTestedHere` checks.
+// The code listings of the DocC catalogs in Sources/ (the umbrella's and the transformers'),
+// compiled and run. A ```swift block of an article follows `<!-- snippet: NAME -->` (or
+// `<!-- not compiled: REASON -->`, for a package manifest); the code between `// DOCS NAME begin`
+// and `// DOCS NAME end` in this file is that block (the regions of one name joined in order;
+// indentation, blank lines and `import` lines are ignored). The plug-ins' listings live the same
+// way in their own test targets (Plugins/<Name>/Tests/<Name>Tests/ArticleSnippetTests.swift);
+// `articleSnippetsAreTheCodeTestedHere` checks every catalog of the repository.
 
 // DOCS getting-started-coder begin
 /// "SOLID" and four bytes (red, green, blue, alpha): a 1x1 image of that colour.
@@ -239,44 +240,70 @@ final class MyLoader: ImageLoader {
         #expect(LoadersManager.shared.canRequestImage(for: URL(string: "myscheme://a")!))
     }
 
-    /// Every ```swift block of the catalogs in Sources/ is marked, and each marked one is the
-    /// code above, line for line.
+    /// Every ```swift block of every DocC catalog of the repository (the products' in Sources/,
+    /// the plug-ins' in Plugins/*/Sources/) is marked, and each marked one is the code of the
+    /// `// DOCS NAME` regions in the tests of its own package folder: the root's Tests/ for a
+    /// catalog in Sources/ (this file), Plugins/<Name>/Tests/ for a plug-in's. Every region there
+    /// is shown by an article of that folder, so no tested code outlives its listing.
     @Test func articleSnippetsAreTheCodeTestedHere() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let sources = root.appendingPathComponent("Sources")
-        let articles = (FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? [])
-            .filter { $0.pathExtension == "md" && $0.path.contains(".docc/") }
-        #expect(articles.count >= 8)
-        var names: Set<String> = []
+        let articles = Self.files(under: root).filter { $0.pathExtension == "md" && $0.path.contains(".docc/") }
+        #expect(Set(articles.map { Self.packageFolder(of: $0) }).count >= 8, "the root and the plug-ins with catalogs")
+        var shown: [URL: Set<String>] = [:]   // package folder -> the snippet names its articles show
+        var testRegions: [URL: [String: [String]]] = [:]   // package folder -> its tests' regions
         for article in articles {
+            let folder = Self.packageFolder(of: article)
+            if testRegions[folder] == nil {
+                testRegions[folder] = Self.regions(in: try Self.files(under: folder.appendingPathComponent("Tests")).filter { $0.pathExtension == "swift" }
+                    .sorted { $0.path < $1.path }.map { try String(contentsOf: $0, encoding: .utf8) }.joined(separator: "\n"))
+            }
             let lines = try String(contentsOf: article, encoding: .utf8).components(separatedBy: "\n")
+            let place = article.path.dropFirst(root.path.count + 1)
             for (index, line) in lines.enumerated() where line == "```swift" {
                 let marker = index > 0 ? lines[index - 1] : ""
                 if marker.hasPrefix("<!-- not compiled:") { continue }
-                let name = try #require(marker.firstMatch(of: /^<!-- snippet: ([a-z0-9-]+) -->$/)?.1, "\(article.lastPathComponent) line \(index + 1): a ```swift block without a `<!-- snippet: NAME -->` marker")
+                let name = try #require(marker.firstMatch(of: /^<!-- snippet: ([a-z0-9-]+) -->$/)?.1, "\(place) line \(index + 1): a ```swift block without a `<!-- snippet: NAME -->` marker")
                 let end = try #require(lines[(index + 1)...].firstIndex(of: "```"))
-                let tested = Self.regions(named: String(name), in: source)
-                #expect(!tested.isEmpty, "no `// DOCS \(name) begin` region here")
-                #expect(Self.normalized(Array(lines[(index + 1)..<end])) == Self.normalized(tested), "\(article.lastPathComponent): snippet \(name) differs from the tested code")
-                names.insert(String(name))
+                let tested = testRegions[folder]?[String(name)] ?? []
+                #expect(!tested.isEmpty, "\(place): no `// DOCS \(name) begin` region in \(folder.lastPathComponent)/Tests")
+                #expect(Self.normalized(Array(lines[(index + 1)..<end])) == Self.normalized(tested), "\(place): snippet \(name) differs from the tested code")
+                shown[folder, default: []].insert(String(name))
             }
         }
-        #expect(names.count >= 14)
+        for (folder, regionsByName) in testRegions {
+            let regions = Set(regionsByName.keys)
+            #expect(regions.subtracting(shown[folder] ?? []).isEmpty, "\(folder.lastPathComponent)/Tests: regions no article shows: \(regions.subtracting(shown[folder] ?? []).sorted())")
+        }
+        #expect(shown.values.reduce(0) { $0 + $1.count } >= 21)
+        #expect(shown.count >= 7, "the root and the plug-ins whose catalogs have listings")
     }
 
-    /// The lines between every `// DOCS name begin` and `// DOCS name end`, in order.
-    static func regions(named name: String, in source: String) -> [String] {
-        var result: [String] = []
-        var inside = false
+    /// The files under `folder`, hidden ones (`.build`, `.git`) left out.
+    static func files(under folder: URL) -> [URL] {
+        (FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])?.compactMap { $0 as? URL } ?? [])
+    }
+
+    /// The folder whose `Sources` holds `article`'s catalog: the root, or `Plugins/<Name>`.
+    static func packageFolder(of article: URL) -> URL {
+        var folder = article.deletingLastPathComponent()
+        while folder.lastPathComponent != "Sources", folder.path != "/" { folder.deleteLastPathComponent() }
+        return folder.deletingLastPathComponent()
+    }
+
+    /// The lines between each `// DOCS NAME begin` and `// DOCS NAME end` of `source`, by name
+    /// (the regions of one name joined in order).
+    static func regions(in source: String) -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        var inside: String?
         for line in source.components(separatedBy: "\n") {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed == "// DOCS \(name) begin" {
-                inside = true
-            } else if trimmed == "// DOCS \(name) end" {
-                inside = false
-            } else if inside {
-                result.append(line)
+            if trimmed.hasPrefix("// DOCS "), trimmed.hasSuffix(" begin") {
+                inside = String(trimmed.dropFirst(8).dropLast(6))
+                result[inside!, default: []] += []
+            } else if let name = inside, trimmed == "// DOCS \(name) end" {
+                inside = nil
+            } else if let name = inside {
+                result[name, default: []].append(line)
             }
         }
         return result

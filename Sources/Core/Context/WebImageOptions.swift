@@ -3,7 +3,9 @@
 /// Everything that carries a value goes in ``WebImageContext`` instead. Flags that only make
 /// sense on Apple platforms (`continueInBackground`, `forceTransition`) are left out.
 public struct WebImageOptions: OptionSet, Hashable, Sendable {
+    /// The options as a bit mask (each option one bit).
     public let rawValue: UInt64
+    /// The options whose bits `rawValue` sets.
     public init(rawValue: UInt64) { self.rawValue = rawValue }
 
     /// Try a URL again even if it failed before and is blocked.

@@ -14,7 +14,9 @@ public import Foundation
 /// })
 /// ```
 public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The format's name: `"png"`, `"jxl"`, or a plug-in's own (`"qoi"`).
     public let rawValue: String
+    /// The format named `rawValue` (any string: a format is known once registered).
     public init(rawValue: String) { self.rawValue = rawValue }
 
     /// Not known, or not an image.
@@ -46,6 +48,7 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// JPEG XL, bare codestream or container (the `JXLCoder` plug-in); its raw value is `jxl`.
     public static let jpegXL = ImageFormat(rawValue: "jxl")
 
+    /// The format's name, ``rawValue``.
     public var description: String { rawValue }
 
     /// The preferred file extension (without the dot), or `nil` for an unknown format.

@@ -15,6 +15,7 @@ extension ImageEvent {
             allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
         }
 
+        /// The level's name, its raw value: `"debug"`, `"info"`, `"warning"` or `"error"`.
         public var description: String { rawValue }
     }
 }

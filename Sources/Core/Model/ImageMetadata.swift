@@ -1,7 +1,9 @@
 /// Flags that say how an image was made (SDWebImage's `sd_isDecoded`, `sd_isThumbnail`,
 /// `sd_isIncremental`, `sd_isTransformed`, ...).
 public struct ImageMetadata: OptionSet, Hashable, Sendable {
+    /// The flags as a bit mask (each flag one bit).
     public let rawValue: UInt32
+    /// The flags whose bits `rawValue` sets.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// The pixels are decoded (always true for the built-in coders' output).

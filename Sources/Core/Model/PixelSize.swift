@@ -23,5 +23,6 @@ public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
     /// Whether either side is zero or negative.
     public var isEmpty: Bool { width <= 0 || height <= 0 }
 
+    /// `WIDTHxHEIGHT`, as `4000x3000`.
     public var description: String { "\(width)x\(height)" }
 }

@@ -25,5 +25,6 @@ public struct RGBAColor: Hashable, Sendable, CustomStringConvertible {
     /// Fully transparent (black under zero alpha).
     public static let clear = RGBAColor(red: 0, green: 0, blue: 0, alpha: 0)
 
+    /// `rgba(red,green,blue,alpha)`, each 0...255.
     public var description: String { "rgba(\(red),\(green),\(blue),\(alpha))" }
 }

@@ -14,7 +14,9 @@ public struct WebImageError: Error, Sendable, CustomStringConvertible {
     /// An error code. Plug-ins declare their own with `static let` in an extension, using
     /// numbers outside the ranges reserved here (1000..<5000).
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code's number (SDWebImage's where it has one).
         public let rawValue: Int
+        /// The code numbered `rawValue`.
         public init(rawValue: Int) { self.rawValue = rawValue }
 
         // SDWebImage's codes, same numbers.
@@ -58,6 +60,7 @@ public struct WebImageError: Error, Sendable, CustomStringConvertible {
         /// A parameter is out of its documented range. (4001)
         public static let invalidArgument = Code(rawValue: 4001)
 
+        /// The code's name (`"badImageData"`), or `"code NUMBER"` for a code declared elsewhere.
         public var description: String {
             switch self {
             case .invalidURL: "invalidURL"
@@ -134,6 +137,8 @@ public struct WebImageError: Error, Sendable, CustomStringConvertible {
         return false
     }
 
+    /// The code, its number and the message on one line, then the URL, status, content type
+    /// and underlying error when present.
     public var description: String {
         var text = "WebImageError.\(code) (\(code.rawValue)): \(message)"
         if let url { text += " [url: \(url.absoluteString)]" }
@@ -145,5 +150,6 @@ public struct WebImageError: Error, Sendable, CustomStringConvertible {
 }
 
 extension WebImageError: LocalizedError {
+    /// The message (what went wrong, with which input), for `localizedDescription`.
     public var errorDescription: String? { message }
 }

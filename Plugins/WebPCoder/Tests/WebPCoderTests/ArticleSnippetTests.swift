@@ -1,0 +1,32 @@
+import Foundation
+import SwiftWebImage
+import Testing
+import WebImageCore
+import WebImageTestSupport
+import WebPCoder
+
+/// The code listings of the WebPCoder catalog (`Plugins/WebPCoder/Sources/WebPCoder/WebPCoder.docc`), compiled and
+/// run: the lines between `// DOCS NAME begin` and `// DOCS NAME end` are the article's block marked
+/// `<!-- snippet: NAME -->` (the umbrella's `ArticleSnippetTests.articleSnippetsAreTheCodeTestedHere`
+/// compares them, line for line).
+@Suite struct ArticleSnippetTests {
+    /// The listing's `CodersManager.shared`, here a fresh manager of the built-in coders: every test
+    /// target of the package runs in one process, and a registration in the process-wide manager
+    /// would change what the other suites decode.
+    enum CodersManager {
+        static let shared = WebImageCore.CodersManager(BuiltInCoders.all)
+    }
+
+    @Test func registrationMakesTheCodersDecodeWebP() throws {
+        let data = try WebPCoder(lossless: true).encode(WebImage(bitmap: TestImages.gradient(width: 16, height: 12)), as: .webp)
+        let before = try #require(throws: WebImageError.self) { try CodersManager.shared.decode(data) }
+        #expect(before.code == .unsupportedFormat || before.code == .badImageData, "\(before)")
+        // DOCS webp-register begin
+        CodersManager.shared.add(WebPCoder())
+        // DOCS webp-register end
+        let image = try CodersManager.shared.decode(data)
+        #expect(image.format == .webp)
+        #expect(image.pixelSize == PixelSize(width: 16, height: 12))
+        #expect(CodersManager.shared.canEncode(to: .webp))
+    }
+}
