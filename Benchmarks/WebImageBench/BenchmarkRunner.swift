@@ -42,6 +42,30 @@ struct BenchmarkRunner {
         return Measurement(median: Self.median(samples), minimum: samples.min() ?? 0, iterations: count)
     }
 
+    /// Times an async `body` as ``measureAsync(iterations:_:)`` does, and reports the medians of
+    /// what the process used in each timed run (see ``ProcessUsage``).
+    func measureAsyncWithUsage<Output>(iterations override: Int? = nil, _ body: () async throws -> Output) async rethrows -> (Measurement, ProcessUsage) {
+        let count = max(1, override ?? iterations)
+        Sink.consume(try await body())
+        var samples: [Double] = []
+        var usages: [ProcessUsage] = []
+        let clock = ContinuousClock()
+        for _ in 0..<count {
+            let used = ProcessUsage.now()
+            let start = clock.now
+            let output = try await body()
+            samples.append(Self.milliseconds(clock.now - start))
+            usages.append(ProcessUsage.now() - used)
+            Sink.consume(output)
+        }
+        let usage = ProcessUsage(
+            cpuMilliseconds: Self.median(usages.map(\.cpuMilliseconds)),
+            contextSwitches: Self.median(usages.map(\.contextSwitches)),
+            minorFaults: Self.median(usages.map(\.minorFaults))
+        )
+        return (Measurement(median: Self.median(samples), minimum: samples.min() ?? 0, iterations: count), usage)
+    }
+
     static func milliseconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
         return Double(seconds) * 1000 + Double(attoseconds) / 1e15

@@ -13,8 +13,10 @@ extension WebImageCache: ImageCache {
     ///   promoted to memory (not when a thumbnail size or scale-down budget decoded it smaller
     ///   than the data); with `avoidDecodeImage` it carries the data only and nothing is
     ///   decoded. Read on ``/WebImageCore/BlockingWorkExecutor/fileIO`` and decoded through the decode stage
-    ///   (``/WebImageCore/ImageDecodeRequest``) on ``/WebImageCore/BlockingWorkExecutor/processing``, or both on the calling
-    ///   task with `queryDiskDataSync`. Bad data is removed; data that is only unusable for
+    ///   (``/WebImageCore/ImageDecodeRequest``) on ``/WebImageCore/BlockingWorkExecutor/processing``, chained
+    ///   (``/WebImageCore/BlockingWorkExecutor/run(steps:)``): the calling task is resumed once,
+    ///   and with a free processing slot the thread that read the file decodes it. Or both on
+    ///   the calling task with `queryDiskDataSync`. Bad data is removed; data that is only unusable for
     ///   this request (too large, no coder yet) is kept.
     /// - `decodeFirstFrameOnly` makes an animated hit still; `matchAnimatedImageClass` makes a
     ///   memory hit whose frames are held the other way (lazy vs preloaded) a miss.

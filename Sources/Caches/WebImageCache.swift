@@ -109,9 +109,10 @@ public final class WebImageCache: Sendable {
     public let memoryCache: MemoryCache
     /// The disk tier: every disk read, write and sweep of this cache goes through it.
     public let diskStorage: any DiskStorage
-    /// Where the asynchronous API runs blocking disk work (decoding and encoding run on
-    /// ``BlockingWorkExecutor/processing``).
+    /// Where the asynchronous API runs blocking disk work: ``BlockingWorkExecutor/fileIO``.
     let ioExecutor: BlockingWorkExecutor
+    /// Where the asynchronous API decodes disk hits: ``BlockingWorkExecutor/processing``.
+    let processingExecutor: BlockingWorkExecutor
     private let state: Locked<State>
 
     /// The disk tier when it is the built-in ``DiskCache``; `nil` for a custom ``DiskStorage``.
@@ -153,11 +154,18 @@ public final class WebImageCache: Sendable {
     ///   - config: The settings.
     ///   - coder: Decodes disk hits and encodes images stored without data, unless a request's
     ///     ``/WebImageCore/WebImageContext/imageCoder`` overrides it. Default: an empty ``/WebImageCore/CodersManager``.
-    public init(namespace: String = "custom", diskStorage: any DiskStorage, config: Config = Config(), coder: any ImageCoder = CodersManager()) {
+    public convenience init(namespace: String = "custom", diskStorage: any DiskStorage, config: Config = Config(), coder: any ImageCoder = CodersManager()) {
+        self.init(namespace: namespace, diskStorage: diskStorage, config: config, coder: coder, ioExecutor: .fileIO, processingExecutor: .processing)
+    }
+
+    /// A cache over `diskStorage` whose asynchronous API reads on `ioExecutor` and decodes on
+    /// `processingExecutor` (tests give it executors of their own, to count their threads).
+    init(namespace: String, diskStorage: any DiskStorage, config: Config, coder: any ImageCoder, ioExecutor: BlockingWorkExecutor, processingExecutor: BlockingWorkExecutor) {
         self.namespace = namespace
         self.memoryCache = MemoryCache(costLimit: config.memoryCostLimit, countLimit: config.memoryCountLimit)
         self.diskStorage = diskStorage
-        self.ioExecutor = .fileIO
+        self.ioExecutor = ioExecutor
+        self.processingExecutor = processingExecutor
         self.state = Locked(State(config: config, coder: coder))
         (diskStorage as? DiskCache)?.config = config.diskConfig
     }
@@ -279,20 +287,33 @@ public final class WebImageCache: Sendable {
     }
 
     /// The disk part of a query off the calling thread: the read on the file I/O executor, the
-    /// decode on the processing executor. A cancelled task gets `nil`.
+    /// decode on the processing executor, chained (``/WebImageCore/BlockingWorkExecutor/run(steps:)``):
+    /// the calling task is resumed once, after the decode, and the thread that read the file
+    /// decodes it when the processing executor has a free slot. A cancelled task gets `nil`.
     func diskPhaseInBackground(forKey key: String, memoryImage: WebImage?, options: WebImageOptions, context: WebImageContext) async -> ImageCacheResult? {
         let storage = diskStorage
         if let memoryImage {
             let data = try? await ioExecutor.run { storage.data(forKey: key) }
             return ImageCacheResult(image: memoryImage, data: data, cacheType: .memory)
         }
-        guard let entry = try? await ioExecutor.run({ storage.entry(forKey: key) }) else { return nil }
-        if let early = earlyDiskResult(entry, forKey: key, options: options, context: context) { return early }
-        let stage = decodeRequest(forKey: key, options: options, context: context)
-        let outcome = await stage
-            .decodeCachedData(entry.data, extendedData: entry.extendedData, on: .processing)
-        if case .remove = outcome { await ioExecutor.runUncancellable { storage.removeData(forKey: key) } }
-        return diskResult(outcome, stage: stage, entry: entry, forKey: key, context: context)
+        let processing = processingExecutor
+        let outcome = try? await ioExecutor.run(steps: { () -> BlockingWorkStep<DiskQueryOutcome> in
+            guard let entry = storage.entry(forKey: key) else { return .done(.result(nil)) }
+            if let early = self.earlyDiskResult(entry, forKey: key, options: options, context: context) { return .done(.result(early)) }
+            let stage = self.decodeRequest(forKey: key, options: options, context: context)
+            return .next(on: processing) {
+                .done(.decoded(stage.decodeCachedData(entry.data, extendedData: entry.extendedData), stage: stage, entry: entry))
+            }
+        })
+        switch outcome {
+        case nil:
+            return nil
+        case .result(let result)?:
+            return result
+        case .decoded(let decoded, let stage, let entry)?:
+            if case .remove = decoded { await ioExecutor.runUncancellable { storage.removeData(forKey: key) } }
+            return diskResult(decoded, stage: stage, entry: entry, forKey: key, context: context)
+        }
     }
 
     /// A disk hit that needs no decode: data only (`avoidDecodeImage`), or an image another
