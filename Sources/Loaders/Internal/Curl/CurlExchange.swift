@@ -102,9 +102,11 @@ final class CurlExchange: @unchecked Sendable {
 
     // MARK: Loop thread
 
-    /// Makes and configures the easy handle. `nil` (after reporting the failure) if libcurl refuses.
-    func prepare() -> UnsafeMutableRawPointer? {
-        guard let handle = curl_easy_init() else {
+    /// Configures an easy handle: `reused` (one of an ended exchange, reset) or a new one.
+    /// `nil` (after reporting the failure) if libcurl refuses; the handle, if any, is then
+    /// still the exchange's, for ``releaseHandle()``.
+    func prepare(reusing reused: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+        guard let handle = reused ?? curl_easy_init() else {
             complete(.failed(CURLE_FAILED_INIT, "curl_easy_init failed"))
             return nil
         }
@@ -231,10 +233,13 @@ final class CurlExchange: @unchecked Sendable {
             ending = .failed(code, text.isEmpty ? nil : text)
         }
         owner.exchange(self, didEndWith: ending, head: head)
-        if let handle {
-            curl_easy_cleanup(handle)
-            self.handle = nil
-        }
+    }
+
+    /// Gives up the easy handle (off the multi handle, the exchange complete), for the loop to
+    /// reset and reuse or clean up.
+    func releaseHandle() -> UnsafeMutableRawPointer? {
+        defer { handle = nil }
+        return handle
     }
 
     /// A header line (status line, field, or the blank line that ends a head).
