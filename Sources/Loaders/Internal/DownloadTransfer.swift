@@ -50,7 +50,7 @@ final class DownloadTransfer: Sendable {
         var exchange: CurlExchange?
         var cancelWhenStarted = false
         var requesters: [UInt64: DownloadRequester] = [:]
-        var response: HTTPURLResponse?
+        var response: AcceptedResponse?
         /// The request of the current hop (the first one, then each redirect's).
         var hop: CurlExchange.Request?
         /// Where the current hop's response redirects to, once its head has been accepted as a redirect.
