@@ -172,8 +172,9 @@ extension DownloadTransfer: CurlExchangeOwner {
             }
             // The progress handlers and whether a partial decode may be due, read under this
             // one lock (no array and no second lock per chunk when nobody listens).
-            let handlers = report ? state.requesters.values.compactMap(\.progress) : []
-            let progressive = state.progressive != nil || (!state.progressiveSettled && state.requesters.values.contains(where: \.wantsPartialImages))
+            let handlers = report && state.anyProgressHandler ? state.requesters.values.compactMap(\.progress) : []
+            let progressive = state.progressive != nil
+                || (state.anyPartialImages && !state.progressiveSettled && state.requesters.values.contains(where: \.wantsPartialImages))
             return .progress(received: received, expected: state.expectedBytes, handlers: handlers, progressive: progressive)
         }
         switch next {
