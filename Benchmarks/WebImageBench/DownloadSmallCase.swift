@@ -1,14 +1,14 @@
 import Foundation
 import SwiftWebImage
-import WebImageLoopbackServer
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// 2,000 downloads of 20 KB from a loopback server in this process, 16 at a time:
-/// `Downloader` (with `avoidDecodeImage`) vs `curl --parallel --parallel-max 16` on the same
-/// URLs. Many small bodies: the per-download cost (scheduling, handle set-up, delivery)
-/// rather than the bytes. CPU per download as in ``DownloadCase`` (the server's not charged).
+/// 2,000 downloads of 20 KB from a loopback server, 16 at a time: `Downloader` (with
+/// `avoidDecodeImage`) vs `curl --parallel --parallel-max 16` on the same URLs. Many small
+/// bodies: the per-download cost (scheduling, handle set-up, delivery) rather than the bytes.
+/// The server runs in a child process and CPU per download is each client's own, as in
+/// ``DownloadCase``.
 struct DownloadSmallCase {
     let runner: BenchmarkRunner
     static let count = 2_000
@@ -16,35 +16,26 @@ struct DownloadSmallCase {
     static let parallel = 16
 
     func run() async throws -> PeerCases.Result {
-        let server = try LoopbackHTTPServer()
-        defer { server.stop() }
-        let urls = DownloadCase.serve(count: Self.count, bodiesOf: Self.size, pattern: 17, under: "/small", on: server)
+        let origin = try LoopbackOrigin(count: Self.count, bodiesOf: Self.size, pattern: 17, under: "/small")
+        defer { origin.stop() }
+        let urls = origin.urls(count: Self.count, under: "/small")
         var configuration = DownloaderConfiguration()
         configuration.maxConcurrentDownloads = Self.parallel
         configuration.revalidationCacheCapacity = 0
         let downloader = Downloader(configuration: configuration, coder: CodersManager())
 
-        let (ours, oursCPU) = try await DownloadCase.measureDownloads(of: urls, with: downloader, server: server, expectedBytes: Self.count * Self.size, runner: runner)
+        let (ours, oursCPU) = try await DownloadCase.measureDownloads(of: urls, with: downloader, origin: origin, expectedBytes: Self.count * Self.size, runner: runner)
 
         // The URLs go to curl in a config file: 2,000 of them are a long command line.
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-curl-\(UUID().uuidString).txt")
         defer { try? FileManager.default.removeItem(at: config) }
         try urls.map { "url = \"\($0.absoluteString)\"\noutput = \"/dev/null\"\n" }.joined().write(to: config, atomically: true, encoding: .utf8)
-        var curlCPU: [Double] = []
-        var serverCPU: [Double] = []
-        let peer = try runner.measure {
-            let children = DownloadCase.cpuMilliseconds(RUSAGE_CHILDREN)
-            let serving = server.servingCPUTime
-            try Self.curl(config: config)
-            curlCPU.append(DownloadCase.cpuMilliseconds(RUSAGE_CHILDREN) - children)
-            serverCPU.append(DownloadCase.milliseconds(server.servingCPUTime - serving))
-            return curlCPU.count
-        }
+        let (peer, curlCPU) = try DownloadCase.measurePeer(origin: origin, runner: runner) { try Self.curl(config: config) }
         return PeerCases.Result(ours: ours, peer: ("curl --parallel --parallel-max 16", peer), extra: [
             "cpu_us_per_download": BenchmarkRunner.median(oursCPU.map(\.client)) * 1000 / Double(Self.count),
-            "peer_cpu_us_per_download": BenchmarkRunner.median(curlCPU) * 1000 / Double(Self.count),
+            "peer_cpu_us_per_download": BenchmarkRunner.median(curlCPU.map(\.client)) * 1000 / Double(Self.count),
             "server_cpu_us_per_download": BenchmarkRunner.median(oursCPU.map(\.server)) * 1000 / Double(Self.count),
-            "peer_server_cpu_us_per_download": BenchmarkRunner.median(serverCPU) * 1000 / Double(Self.count),
+            "peer_server_cpu_us_per_download": BenchmarkRunner.median(curlCPU.map(\.server)) * 1000 / Double(Self.count),
             "goal": 1.3,
         ])
     }

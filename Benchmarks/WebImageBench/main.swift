@@ -11,6 +11,8 @@ func fail(_ message: String) -> Never {
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
+// The download cases' origin server, run by them as a child process of this executable.
+if arguments.first == "--loopback-origin" { LoopbackOrigin.serve(Array(arguments.dropFirst())) }
 var iterations = 7
 var wanted: [String] = []
 var inputPath: String?

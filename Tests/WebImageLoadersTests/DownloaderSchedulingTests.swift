@@ -50,21 +50,25 @@ struct DownloaderSchedulingTests {
 
     /// Queues A, B, C (in that order, one at a time) on a suspended downloader with one slot,
     /// resumes it, and returns the order in which the server saw them.
-    private func serverOrder(_ order: DownloaderConfiguration.ExecutionOrder, options: [String: WebImageOptions] = [:]) async throws -> [String] {
+    private func serverOrder(_ order: DownloaderConfiguration.ExecutionOrder, names: [String] = ["A", "B", "C"], options: [String: WebImageOptions] = [:], cancelled: Set<String> = []) async throws -> [String] {
         let (downloader, events) = Fixtures.downloader {
             $0.maxConcurrentDownloads = 1
             $0.executionOrder = order
         }
         downloader.isSuspended = true
         var tasks: [Task<ImageLoaderResult, any Error>] = []
-        for name in ["A", "B", "C"] {
+        for name in names {
             tasks.append(Fixtures.request(downloader, server.url(for: "/order?\(name)"), options: options[name] ?? []))
             await events.wait(for: .queued, count: tasks.count)
         }
         #expect(server.totalRequestCount == 0)
         #expect(downloader.runningDownloadCount == 0)
+        for (name, task) in zip(names, tasks) where cancelled.contains(name) {
+            task.cancel()
+            await #expect(Fixtures.error(of: task)?.code == .cancelled)
+        }
         downloader.isSuspended = false
-        for task in tasks { _ = try await task.value }
+        for (name, task) in zip(names, tasks) where !cancelled.contains(name) { _ = try await task.value }
         return server.requests.map { String($0.target.split(separator: "?").last ?? "") }
     }
 
@@ -76,6 +80,26 @@ struct DownloaderSchedulingTests {
     @Test func lifoStartsTheNewestFirst() async throws {
         defer { server.stop() }
         #expect(try await serverOrder(.lifo) == ["C", "B", "A"])
+    }
+
+    /// Two hundred queued downloads in three priority classes, some cancelled while queued:
+    /// each class in order, the high one first and the low one last.
+    @Test(arguments: [DownloaderConfiguration.ExecutionOrder.fifo, .lifo])
+    func aLongQueueKeepsItsOrder(order: DownloaderConfiguration.ExecutionOrder) async throws {
+        defer { server.stop() }
+        let names = (0..<200).map { "n\($0)" }
+        var options: [String: WebImageOptions] = [:]
+        for (index, name) in names.enumerated() {
+            if index % 7 == 3 { options[name] = .highPriority } else if index % 5 == 1 { options[name] = .lowPriority }
+        }
+        let cancelled = Set(names.enumerated().filter { $0.offset % 11 == 4 || $0.offset < 2 || $0.offset == 199 }.map(\.element))
+        let kept = names.filter { !cancelled.contains($0) }
+        func inClass(_ option: WebImageOptions?) -> [String] {
+            let members = kept.filter { options[$0] == option }
+            return order == .fifo ? members : members.reversed()
+        }
+        let expected = inClass(.highPriority) + inClass(nil) + inClass(.lowPriority)
+        #expect(try await serverOrder(order, names: names, options: options, cancelled: cancelled) == expected)
     }
 
     @Test func highPriorityJumpsTheQueueAndLowPriorityWaits() async throws {

@@ -57,9 +57,11 @@ final class BodyBufferPool: Sendable {
         let capacity = Self.capacity(for: bytes)
         if capacity >= Self.minimumBufferBytes {
             let reused = kept.withLock { kept -> Buffer? in
-                // The smallest kept buffer that is large enough, and not more than a quarter larger.
+                // The smallest kept buffer that is large enough, and not more than a quarter
+                // larger; of equal ones, the one kept last (its lines are the likeliest to be
+                // still in the cache: the body is copied into it as it arrives).
                 var best: Int?
-                for (index, buffer) in kept.buffers.enumerated() where buffer.capacity >= capacity && buffer.capacity <= capacity + capacity / 4 {
+                for (index, buffer) in kept.buffers.enumerated().reversed() where buffer.capacity >= capacity && buffer.capacity <= capacity + capacity / 4 {
                     if best.map({ buffer.capacity < kept.buffers[$0].capacity }) ?? true { best = index }
                 }
                 guard let best else { return nil }

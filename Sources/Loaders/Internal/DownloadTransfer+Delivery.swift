@@ -21,7 +21,7 @@ extension DownloadTransfer {
     }
 
     /// Turns the complete body into each requester's result.
-    func process(_ data: Data, response: HTTPURLResponse?) async {
+    func process(_ data: Data, response: AcceptedResponse?) async {
         if let feed = state.withLock({ $0.progressive }) {
             await feed.close()
         }
@@ -73,7 +73,7 @@ extension DownloadTransfer {
     ///
     /// Why: the task hop from the event loop to the cooperative pool and back (to free the
     /// slot and start the next download) was the slot's turnover time for many small downloads.
-    func finishWithoutDecoding(_ data: Data, response: HTTPURLResponse?) -> Bool {
+    func finishWithoutDecoding(_ data: Data, response: AcceptedResponse?) -> Bool {
         guard settings.decryptor == nil, !settings.refreshesCache else { return false }
         let requesters = state.withLock { state -> [DownloadRequester]? in
             guard state.progressive == nil,
@@ -97,10 +97,10 @@ extension DownloadTransfer {
     }
 
     /// Decrypts, checks emptiness, revalidates against and refreshes the URL cache.
-    func prepare(_ data: Data, response: HTTPURLResponse?) throws -> Data {
+    func prepare(_ data: Data, response: AcceptedResponse?) throws -> Data {
         var body = data
         if let decryptor = settings.decryptor {
-            guard let decrypted = decryptor.decryptedData(data, response: response) else {
+            guard let decrypted = decryptor.decryptedData(data, response: response?.response) else {
                 throw WebImageError(.badImageData, "The decryptor returned nil for \(data.count) bytes from \(url.absoluteString)", url: url, statusCode: response?.statusCode)
             }
             body = decrypted
@@ -108,7 +108,7 @@ extension DownloadTransfer {
         guard !body.isEmpty else {
             throw WebImageError(.badImageData, "Image data is nil: \(url.absoluteString) returned an empty body", url: url, statusCode: response?.statusCode)
         }
-        if settings.refreshesCache, let response {
+        if settings.refreshesCache, let response = response?.response {
             if let cached = settings.cachedResponse, cached.data == data {
                 throw WebImageError(.cacheNotModified, "Downloaded image of \(url.absoluteString) is not modified (same \(data.count) bytes as the cached response)", url: url, statusCode: response.statusCode)
             }

@@ -82,13 +82,18 @@ extension DownloadTransfer: CurlExchangeOwner {
         if [301, 302, 303, 307, 308].contains(head.statusCode), let location = head.value("Location") {
             return redirect(from: head, to: location)
         }
-        var modified: URLResponse? = head.response
-        if let modifier = settings.responseModifier, let response = modified {
-            modified = modifier.modifiedResponse(response)
-        }
-        let checked: HTTPURLResponse
+        let checked: AcceptedResponse
         do {
-            checked = try validate(modified)
+            if settings.responseModifier == nil, let plain = AcceptedResponse(head: head) {
+                checked = plain
+            } else {
+                var modified: URLResponse? = head.response
+                if let modifier = settings.responseModifier, let response = modified {
+                    modified = modifier.modifiedResponse(response)
+                }
+                checked = AcceptedResponse(try httpResponse(modified))
+            }
+            try validate(checked)
         } catch let error as WebImageError {
             fail(error)
             return .refuse
@@ -97,7 +102,7 @@ extension DownloadTransfer: CurlExchangeOwner {
             return .refuse
         }
         // A decoded body's length is not the declared one.
-        let encoding = checked.value(forHTTPHeaderField: "Content-Encoding")?.lowercased() ?? "identity"
+        let encoding = checked.contentEncoding ?? "identity"
         let expected = checked.expectedContentLength > 0 && encoding == "identity" ? checked.expectedContentLength : nil
         let limit = environment.configuration.maximumResponseSize
         let accepted = state.withLock { state -> Bool in
@@ -109,7 +114,7 @@ extension DownloadTransfer: CurlExchangeOwner {
             return true
         }
         guard accepted else { return .refuse }
-        environment.events.emit(.receivedResponse(url: url, response: checked))
+        environment.events.emitIfObserved { [url] in checked.response.map { .receivedResponse(url: url, response: $0) } }
         let event = ImageLoaderEvent.progress(receivedBytes: 0, expectedBytes: expected)
         for handler in progressHandlers() { handler(event) }
         return .deliver
@@ -148,7 +153,7 @@ extension DownloadTransfer: CurlExchangeOwner {
     func exchange(_ exchange: CurlExchange, didReceive bytes: UnsafeRawBufferPointer) -> Bool {
         let limit = environment.configuration.maximumResponseSize
         let interval = environment.configuration.minimumProgressInterval
-        enum Next { case stop, tooLarge(Int), outOfMemory, progress(received: Int64, expected: Int64?, report: Bool) }
+        enum Next { case stop, tooLarge(Int), outOfMemory, progress(received: Int64, expected: Int64?, handlers: [ImageLoaderProgressHandler], progressive: Bool) }
         let next = state.withLock { state -> Next in
             guard state.failure == nil, !state.isClosed || !state.requesters.isEmpty else { return .stop }
             guard let body = state.body else { return .stop }
@@ -165,7 +170,12 @@ extension DownloadTransfer: CurlExchangeOwner {
                     state.lastReportedFraction = fraction
                 }
             }
-            return .progress(received: received, expected: state.expectedBytes, report: report)
+            // The progress handlers and whether a partial decode may be due, read under this
+            // one lock (no array and no second lock per chunk when nobody listens).
+            let handlers = report && state.anyProgressHandler ? state.requesters.values.compactMap(\.progress) : []
+            let progressive = state.progressive != nil
+                || (state.anyPartialImages && !state.progressiveSettled && state.requesters.values.contains(where: \.wantsPartialImages))
+            return .progress(received: received, expected: state.expectedBytes, handlers: handlers, progressive: progressive)
         }
         switch next {
         case .stop:
@@ -176,12 +186,12 @@ extension DownloadTransfer: CurlExchangeOwner {
         case .outOfMemory:
             fail(WebImageError(.invalidDownloadResponse, "Download of \(url.absoluteString) failed: no memory for its body", url: url))
             return false
-        case .progress(let received, let expected, let report):
-            if report {
+        case .progress(let received, let expected, let handlers, let progressive):
+            if !handlers.isEmpty {
                 let event = ImageLoaderEvent.progress(receivedBytes: received, expectedBytes: expected)
-                for handler in progressHandlers() { handler(event) }
+                for handler in handlers { handler(event) }
             }
-            updateProgressive()
+            if progressive { updateProgressive() }
             return true
         }
     }
@@ -211,15 +221,20 @@ extension DownloadTransfer: CurlExchangeOwner {
 
     // MARK: Validation
 
-    /// Status, content type and declared size checks.
-    private func validate(_ response: URLResponse?) throws -> HTTPURLResponse {
-        let configuration = environment.configuration
+    /// The response a response modifier returned, if it is an HTTP one.
+    private func httpResponse(_ response: URLResponse?) throws -> HTTPURLResponse {
         guard let response else {
             throw WebImageError(.invalidDownloadResponse, "Download of \(url.absoluteString) marked as failed: the response modifier returned nil", url: url)
         }
         guard let http = response as? HTTPURLResponse else {
             throw WebImageError(.invalidDownloadResponse, "Download of \(url.absoluteString) got a response that is not HTTP", url: url)
         }
+        return http
+    }
+
+    /// Status, content type and declared size checks.
+    private func validate(_ http: AcceptedResponse) throws {
+        let configuration = environment.configuration
         let status = http.statusCode
         let contentType = http.mimeType?.lowercased()
         if status == 304 {
@@ -236,7 +251,6 @@ extension DownloadTransfer: CurlExchangeOwner {
         if http.expectedContentLength > Int64(configuration.maximumResponseSize) {
             throw WebImageError(.invalidDownloadResponse, "Download of \(url.absoluteString) refused: it declares \(http.expectedContentLength) bytes, the limit is \(configuration.maximumResponseSize)", url: url, statusCode: status, contentType: contentType)
         }
-        return http
     }
 
     static func contentType(_ type: String, matchesAnyOf acceptable: Set<String>) -> Bool {
@@ -305,7 +319,7 @@ extension DownloadTransfer: CurlExchangeOwner {
     /// and never completes, before an earlier one's completion has run. An abandoned transfer
     /// (no requester left) frees it at once.
     private func didComplete(_ ending: CurlExchange.Ending, exchange: CurlExchange, head: CurlResponseHead?) {
-        enum Outcome { case abandoned(ProgressiveFeed?), failure(WebImageError), success(Data, HTTPURLResponse?) }
+        enum Outcome { case abandoned(ProgressiveFeed?), failure(WebImageError), success(Data, AcceptedResponse?) }
         func settle(_ state: inout State) -> Outcome {
             state.exchange = nil
             if state.isClosed && state.requesters.isEmpty {

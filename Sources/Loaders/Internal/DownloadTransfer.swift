@@ -50,7 +50,11 @@ final class DownloadTransfer: Sendable {
         var exchange: CurlExchange?
         var cancelWhenStarted = false
         var requesters: [UInt64: DownloadRequester] = [:]
-        var response: HTTPURLResponse?
+        /// Whether a requester with a progress handler, or one that wants partial images, ever
+        /// joined: each body chunk looks at the requesters only then.
+        var anyProgressHandler = false
+        var anyPartialImages = false
+        var response: AcceptedResponse?
         /// The request of the current hop (the first one, then each redirect's).
         var hop: CurlExchange.Request?
         /// Where the current hop's response redirects to, once its head has been accepted as a redirect.
@@ -88,6 +92,8 @@ final class DownloadTransfer: Sendable {
         state.withLock { state in
             guard !state.isClosed else { return nil }
             state.requesters[requester.id] = requester
+            state.anyProgressHandler = state.anyProgressHandler || requester.progress != nil
+            state.anyPartialImages = state.anyPartialImages || requester.wantsPartialImages
             return state.requesters.count
         }
     }

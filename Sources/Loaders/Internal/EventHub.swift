@@ -22,8 +22,16 @@ final class EventHub: Sendable {
         state.withLock { _ = $0.observers.removeValue(forKey: id) }
     }
 
-    func emit(_ event: DownloadEvent) {
+    /// Calls every observer with `event`, made only if there is one.
+    func emit(_ event: @autoclosure () -> DownloadEvent) {
+        emitIfObserved { event() }
+    }
+
+    /// Calls every observer with the event `make` returns, if there is an observer and `make`
+    /// returns one (it is not called otherwise).
+    func emitIfObserved(_ make: () -> DownloadEvent?) {
         let observers = state.withLock { $0.observers.isEmpty ? [] : Array($0.observers.values) }
+        guard !observers.isEmpty, let event = make() else { return }
         for observer in observers { observer(event) }
     }
 }

@@ -10,10 +10,39 @@ final class TransferScheduler: Sendable {
         static func < (lhs: Priority, rhs: Priority) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
-    private struct Pending {
-        let transfer: DownloadTransfer
-        let priority: Priority
-        let sequence: UInt64
+    /// The queued transfers of one priority, in arrival order: FIFO takes from `head`, LIFO
+    /// from the end, each in constant time (a scan of every queued transfer per start was a
+    /// visible cost per download with thousands queued).
+    private struct Queue {
+        /// `nil` before `head`: a taken transfer is not retained here (it holds its body until
+        /// it is released, and the body's buffer goes back to the pool only then).
+        var transfers: [DownloadTransfer?] = []
+        /// The index of the oldest transfer still queued (the ones before it were taken).
+        var head = 0
+
+        var isEmpty: Bool { head == transfers.count }
+
+        mutating func take(newest: Bool) -> DownloadTransfer {
+            // Never nil from `head` on.
+            if newest { return transfers.removeLast()! }
+            let transfer = transfers[head]!
+            transfers[head] = nil
+            head += 1
+            if head == transfers.count {
+                transfers.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 64, head * 2 >= transfers.count {
+                transfers.removeFirst(head)
+                head = 0
+            }
+            return transfer
+        }
+
+        mutating func remove(_ transfer: DownloadTransfer) -> Bool {
+            guard let index = transfers[head...].firstIndex(where: { $0 === transfer }) else { return false }
+            transfers.remove(at: index)
+            return true
+        }
     }
 
     private struct State {
@@ -21,8 +50,8 @@ final class TransferScheduler: Sendable {
         var order: DownloaderConfiguration.ExecutionOrder
         var running = 0
         var isSuspended = false
-        var pending: [Pending] = []
-        var nextSequence: UInt64 = 0
+        /// By priority: `queues[Priority.rawValue]`.
+        var queues = [Queue](repeating: Queue(), count: 3)
     }
 
     private let state: Locked<State>
@@ -54,10 +83,7 @@ final class TransferScheduler: Sendable {
 
     /// Queues `transfer`, calls `queued` (no lock held), then starts what may start.
     func enqueue(_ transfer: DownloadTransfer, priority: Priority, queued: () -> Void) {
-        state.withLock { state in
-            state.pending.append(Pending(transfer: transfer, priority: priority, sequence: state.nextSequence))
-            state.nextSequence += 1
-        }
+        state.withLock { $0.queues[priority.rawValue].transfers.append(transfer) }
         queued()
         drain()
     }
@@ -66,9 +92,8 @@ final class TransferScheduler: Sendable {
     @discardableResult
     func dequeue(_ transfer: DownloadTransfer) -> Bool {
         state.withLock { state in
-            guard let index = state.pending.firstIndex(where: { $0.transfer === transfer }) else { return false }
-            state.pending.remove(at: index)
-            return true
+            for priority in state.queues.indices where state.queues[priority].remove(transfer) { return true }
+            return false
         }
     }
 
@@ -83,19 +108,10 @@ final class TransferScheduler: Sendable {
     private func drain() {
         while true {
             let next = state.withLock { state -> DownloadTransfer? in
-                guard !state.isSuspended, state.running < state.maxConcurrent, !state.pending.isEmpty else { return nil }
-                let lifo = state.order == .lifo
-                var best = 0
-                for index in state.pending.indices.dropFirst() {
-                    let candidate = state.pending[index], current = state.pending[best]
-                    if candidate.priority != current.priority {
-                        if candidate.priority > current.priority { best = index }
-                    } else if lifo ? candidate.sequence > current.sequence : candidate.sequence < current.sequence {
-                        best = index
-                    }
-                }
+                guard !state.isSuspended, state.running < state.maxConcurrent,
+                      let priority = state.queues.indices.reversed().first(where: { !state.queues[$0].isEmpty }) else { return nil }
                 state.running += 1
-                return state.pending.remove(at: best).transfer
+                return state.queues[priority].take(newest: state.order == .lifo)
             }
             guard let next else { return }
             if !next.start() {

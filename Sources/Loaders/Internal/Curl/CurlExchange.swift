@@ -102,9 +102,11 @@ final class CurlExchange: @unchecked Sendable {
 
     // MARK: Loop thread
 
-    /// Makes and configures the easy handle. `nil` (after reporting the failure) if libcurl refuses.
-    func prepare() -> UnsafeMutableRawPointer? {
-        guard let handle = curl_easy_init() else {
+    /// Configures an easy handle: `reused` (one of an ended exchange, reset) or a new one.
+    /// `nil` (after reporting the failure) if libcurl refuses; the handle, if any, is then
+    /// still the exchange's, for ``releaseHandle()``.
+    func prepare(reusing reused: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+        guard let handle = reused ?? curl_easy_init() else {
             complete(.failed(CURLE_FAILED_INIT, "curl_easy_init failed"))
             return nil
         }
@@ -121,9 +123,10 @@ final class CurlExchange: @unchecked Sendable {
         check(wi_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0), "follow location")
         check(wi_curl_set_long(handle, CURLOPT_NOSIGNAL, 1), "no signal")
         check(wi_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), "error buffer")
-        // libcurl allocates this receive buffer per handle, so per download: below glibc's
-        // 128 KiB mmap threshold it comes from the heap; at 256 KiB every download mapped,
-        // faulted in and unmapped a fresh one. 100 KiB is the curl tool's own size.
+        // libcurl allocates this receive buffer once per handle (handles are reused): below
+        // glibc's 128 KiB mmap threshold it comes from the heap. 100 KiB is the curl tool's own
+        // size; in the download benchmark 16, 32 and 64 KiB cost more CPU per MB (more receive
+        // calls) and 256 and 512 KiB no less.
         check(wi_curl_set_long(handle, CURLOPT_BUFFERSIZE, 100 * 1024), "buffer size")
         check(wi_curl_set_write_function(handle, CURLOPT_WRITEFUNCTION, curlExchangeWrite), "write function")
         check(wi_curl_set_pointer(handle, CURLOPT_WRITEDATA, context), "write data")
@@ -231,10 +234,13 @@ final class CurlExchange: @unchecked Sendable {
             ending = .failed(code, text.isEmpty ? nil : text)
         }
         owner.exchange(self, didEndWith: ending, head: head)
-        if let handle {
-            curl_easy_cleanup(handle)
-            self.handle = nil
-        }
+    }
+
+    /// Gives up the easy handle (off the multi handle, the exchange complete), for the loop to
+    /// reset and reuse or clean up.
+    func releaseHandle() -> UnsafeMutableRawPointer? {
+        defer { handle = nil }
+        return handle
     }
 
     /// A header line (status line, field, or the blank line that ends a head).

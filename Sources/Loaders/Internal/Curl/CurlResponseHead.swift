@@ -24,6 +24,12 @@ struct CurlResponseHead: Sendable {
         fields.filter { Self.same($0.name, name) }.map(\.value)
     }
 
+    /// Every value of a field joined with ", " (as ``response`` joins them), or `nil`.
+    func joinedValue(_ name: String) -> String? {
+        let all = values(name)
+        return all.isEmpty ? nil : all.joined(separator: ", ")
+    }
+
     /// Whether two field names are equal ignoring ASCII case (field names are ASCII tokens;
     /// Foundation's `caseInsensitiveCompare` was a visible cost per response).
     static func same(_ a: String, _ b: String) -> Bool {
