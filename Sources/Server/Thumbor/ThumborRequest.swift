@@ -1,14 +1,23 @@
 /// One thumbor-style image URL, parsed: how it is signed, the geometry it asks for, its filters
 /// and its source (`/<signature|unsafe>/[trim/][AxB:CxD/][fit-in/][-]WxH/[halign/][valign/][smart/][filters:.../]<image>`).
 ///
-/// ``ThumborURLParser`` makes one from a path; ``plan(sourceSize:)`` turns it into the crop, size
-/// and flips for a source of a given size, with thumbor's semantics.
+/// ``ThumborURLParser`` makes one from a path with thumbor 7.8's grammar; ``plan(sourceSize:)``
+/// turns it into the crop, size, canvas and flips for a source of a given size, with thumbor's
+/// semantics. The defaults of the initializer are thumbor's (no crop, centre/middle, no fit-in).
+///
+/// ```swift
+/// let request = try ThumborURLParser.parse("/unsafe/fit-in/300x200/filters:format(webp)/https%3A%2F%2Fexample.com%2Fa.jpg")
+/// request.source // "https://example.com/a.jpg"
+/// request.plan(sourceSize: PixelSize(width: 1000, height: 500)).size // 300x150
+/// ```
 public struct ThumborRequest: Hashable, Sendable {
     /// How the URL is authorised.
     public enum Security: Hashable, Sendable {
         /// `/unsafe/...`: no signature (refused unless the server allows unsigned URLs).
         case unsafe
-        /// `/<signature>/...`: URL-safe base64 HMAC-SHA1 of ``ThumborRequest/signedPart``.
+        /// `/<signature>/...`: URL-safe base64 HMAC-SHA1 of ``ThumborRequest/signedPart``, as
+        /// written in the path but percent-decoded once (so `%3D` is `=`); check it with
+        /// ``ThumborSigner/isValid(signature:for:)``.
         case signed(String)
     }
 
@@ -83,11 +92,13 @@ public struct ThumborRequest: Hashable, Sendable {
 
     /// The signature or `unsafe`.
     public var security: Security
-    /// The part of the path the signature covers: everything after the signature and its slash.
+    /// The part of the path the signature covers: everything after the signature (or
+    /// `unsafe`) and its slash, exactly as received (still percent-encoded), as thumbor signs it.
     public var signedPart: String
     /// `trim`, when asked for.
     public var trim: Trim?
-    /// The manual crop, when given.
+    /// The manual crop, when given with at least one edge above 0 (thumbor ignores
+    /// `0x0:0x0`); coordinates past the image are clamped by the plan.
     public var crop: Crop?
     /// The fit-in mode.
     public var fitIn: FitIn
