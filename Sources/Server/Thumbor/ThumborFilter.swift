@@ -9,9 +9,12 @@ public import WebImageCore
 /// the geometry (`stretch`, `no_upscale`, `upscale`, `fill`'s canvas, `rotate`'s turn of the
 /// canvas); the others act on pixels or on the encoder.
 ///
+/// `focal(AxB:CxD)` is not a case: the parser puts its regions in
+/// ``ThumborRequest/focalRegions``, which the plan's crop centres on.
+///
 /// Names thumbor does not know, and thumbor filters this server does not implement
 /// (`watermark`, `sharpen`, `equalize`, `noise`, `rgb`, `colorize`, `curve`, `convolution`,
-/// `frame`, `focal`, `extract_focal`, `redeye`, `proportion`, `autojpg`, `cover`, ...), are skipped,
+/// `frame`, `extract_focal`, `redeye`, `proportion`, `autojpg`, `cover`, ...), are skipped,
 /// as thumbor skips names it does not know (``ThumborRequest/ignoredFilters`` lists them).
 public enum ThumborFilter: Hashable, Sendable {
     /// `format(jpeg|jpg|png|webp|avif|gif|auto)`: the output format (`jpg` is `jpeg`; quotes

@@ -122,6 +122,11 @@ public struct ThumborRequest: Hashable, Sendable {
     public var verticalAlignment: VerticalAlignment
     /// `smart` (accepted; without a detector the crop is centred, or aligned as asked).
     public var smart: Bool
+    /// The regions of interest of `focal(AxB:CxD)` filters (left, top, right, bottom in
+    /// source pixels), in the URL's order: when there are any, the crop to the requested aspect
+    /// ratio centres on their centre of mass (weighted by area) instead of `halign`/`valign`.
+    /// They are not in ``filters``; a region with no area is skipped, as thumbor skips it.
+    public var focalRegions: [Crop]
     /// The filters, in the URL's order.
     public var filters: [ThumborFilter]
     /// The pieces of the `filters:` part that were skipped because their names are not
@@ -132,7 +137,7 @@ public struct ThumborRequest: Hashable, Sendable {
     public var source: String
 
     /// A request from its parts; the defaults are thumbor's.
-    public init(security: Security = .unsafe, signedPart: String = "", trim: Trim? = nil, crop: Crop? = nil, fitIn: FitIn = .none, width: Int? = nil, height: Int? = nil, usesSourceWidth: Bool = false, usesSourceHeight: Bool = false, flipsHorizontally: Bool = false, flipsVertically: Bool = false, horizontalAlignment: HorizontalAlignment = .center, verticalAlignment: VerticalAlignment = .middle, smart: Bool = false, filters: [ThumborFilter] = [], ignoredFilters: [String] = [], source: String) {
+    public init(security: Security = .unsafe, signedPart: String = "", trim: Trim? = nil, crop: Crop? = nil, fitIn: FitIn = .none, width: Int? = nil, height: Int? = nil, usesSourceWidth: Bool = false, usesSourceHeight: Bool = false, flipsHorizontally: Bool = false, flipsVertically: Bool = false, horizontalAlignment: HorizontalAlignment = .center, verticalAlignment: VerticalAlignment = .middle, smart: Bool = false, focalRegions: [Crop] = [], filters: [ThumborFilter] = [], ignoredFilters: [String] = [], source: String) {
         self.security = security
         self.signedPart = signedPart
         self.trim = trim
@@ -147,6 +152,7 @@ public struct ThumborRequest: Hashable, Sendable {
         self.horizontalAlignment = horizontalAlignment
         self.verticalAlignment = verticalAlignment
         self.smart = smart
+        self.focalRegions = focalRegions
         self.filters = filters
         self.ignoredFilters = ignoredFilters
         self.source = source

@@ -99,6 +99,7 @@ public enum ThumborURLParser {
             let parsed = try ThumborFilterParser.parse(text, path: path)
             request.filters = parsed.filters
             request.ignoredFilters = parsed.ignored
+            request.focalRegions = parsed.focalRegions
         }
         guard let source = ThumborPercentDecoding.decode(match.image) else {
             throw WebImageError(.invalidURL, "the image is not UTF-8 once decoded in \(path)")
