@@ -57,6 +57,10 @@ public struct ThumborRequest: Hashable, Sendable {
 
     /// `trim[:top-left|bottom-right][:tolerance]`: which corner's colour is trimmed, and how far
     /// a pixel may differ from it and still be trimmed.
+    ///
+    /// As thumbor 7.8 reads it, the field after `trim:` is always the corner: `trim:10` is the
+    /// corner "10", which thumbor takes as bottom-right, with tolerance 0 (write
+    /// `trim:top-left:10` for a tolerance). ``region(in:)`` finds what it keeps.
     public struct Trim: Hashable, Sendable {
         /// Whether the bottom-right pixel (not the top-left one) gives the colour.
         public var fromBottomRight: Bool
