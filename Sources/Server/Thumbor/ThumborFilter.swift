@@ -37,13 +37,15 @@ public enum ThumborFilter: Hashable, Sendable {
     /// made transparent instead.
     case roundCorner(horizontalRadius: Int, verticalRadius: Int, color: RGBAColor, transparent: Bool)
     /// `fill(color[,transparent])`: the image centred on a canvas of ``ThumborPlan/canvas``
-    /// filled with `color` (a colour name, hex digits without `#`, `transparent`, `auto` for
-    /// the image's median colour, or `blur` for a blurred stretched copy of the image); with
-    /// `transparent` true, transparent pixels of the image are blended onto the fill instead of
-    /// replacing it.
+    /// (at ``ThumborPlan/placement(of:)``) filled with `color`, as written in the URL; read it
+    /// with ``ThumborColor/init(_:)`` (a colour name, hex digits without `#`, `transparent`,
+    /// `auto` for the image's mean colour, or `blur`; the parser accepts nothing else). With
+    /// `transparent` true, the image's transparent pixels are blended onto the fill; false
+    /// (the default), the image's pixels replace the canvas's, alpha included.
     case fill(String, transparent: Bool = false)
-    /// `background_color(color)`: transparent pixels blended onto `color` (a colour name or hex
-    /// digits without `#`); the size does not change.
+    /// `background_color(color)`: the image blended onto a canvas of its own size filled with
+    /// `color` (read it with ``ThumborColor/init(_:)``; never `blur`), so transparent pixels
+    /// take the colour.
     case backgroundColor(String)
     /// `no_upscale()`: the requested width and height are capped at the source's before
     /// anything else (so a normal resize never enlarges).

@@ -135,11 +135,14 @@ enum ThumborFilterParser {
             case .fill:
                 try count(1...2)
                 let color = try word(0)
+                guard ThumborColor(color) != nil else { throw failure("\(color) is not a colour name, 3, 4, 6 or 8 hex digits, transparent, auto or blur") }
                 let transparent = arguments.count > 1 ? try boolean(1) : false
                 return .fill(color, transparent: transparent)
             case .backgroundColor:
                 try count(1...1)
-                return .backgroundColor(try word(0))
+                let color = try word(0)
+                guard let parsed = ThumborColor(color), parsed != .blur else { throw failure("\(color) is not a colour name, 3, 4, 6 or 8 hex digits, transparent or auto") }
+                return .backgroundColor(color)
             case .maxBytes:
                 try count(1...1)
                 let value = try unsigned(0)
