@@ -69,14 +69,16 @@ enum BitmapCompositing {
         pixels[offset + 3] = UInt8(outAlpha)
     }
 
-    /// `image` centred on `background` (which sets the size). Without `merging`, its pixels
-    /// replace the background's (thumbor's default paste: transparent pixels stay transparent);
-    /// with it, they are composited over the background (`fill(color,true)`). An image larger
-    /// than the background is cut to it.
-    static func place(_ image: Bitmap, on background: Bitmap, merging: Bool = false) -> Bitmap {
+    /// `image` on `background` (which sets the size) with its top-left corner at `origin`
+    /// (centred when `nil`, rounding down). Without `merging`, its pixels replace the
+    /// background's (thumbor's default paste: transparent pixels stay transparent); with it,
+    /// they are composited over the background (`fill(color,true)`). What falls outside the
+    /// background is cut off.
+    static func place(_ image: Bitmap, on background: Bitmap, at origin: (x: Int, y: Int)? = nil, merging: Bool = false) -> Bitmap {
         var canvas = background
-        let left = (background.width - image.width) / 2
-        let top = (background.height - image.height) / 2
+        func floorHalf(_ value: Int) -> Int { value >= 0 ? value / 2 : -((-value + 1) / 2) }
+        let left = origin?.x ?? floorHalf(background.width - image.width)
+        let top = origin?.y ?? floorHalf(background.height - image.height)
         let sourceX = max(0, -left), sourceY = max(0, -top)
         let targetX = max(0, left), targetY = max(0, top)
         let copyWidth = min(image.width - sourceX, background.width - targetX)

@@ -78,10 +78,17 @@ struct ThumborRenderer: Sendable {
                 BitmapCompositing.roundCorners($0, horizontal: horizontal, vertical: vertical, color: color, transparent: transparent)
             }.transform(image, forKey: "")
         case .fill(let text, let transparent):
-            return try fill(image, color: FillColor(text), merging: transparent)
+            guard let color = ThumborColor(text) else {
+                throw ServingFailure(400, "fill(\(text)): not a colour (a name, hex digits, transparent, auto or blur)")
+            }
+            return try fill(image, color: color, merging: transparent)
         case .backgroundColor(let text):
-            guard case .color(let color) = try FillColor(text) else {
-                throw ServingFailure(400, "background_color(\(text)): not a colour")
+            let color: RGBAColor
+            switch ThumborColor(text) {
+            case .rgba(let rgba)?: color = rgba
+            case .transparent?: return image
+            case .auto?: color = BitmapCompositing.meanColor(of: image.bitmap)
+            case .blur?, nil: throw ServingFailure(400, "background_color(\(text)): not a colour")
             }
             return try FilterTransformer(name: "thumbor.background_color") { ThumborPixelFilters.background($0, color: color) }.transform(image, forKey: "")
         case .brightness(let amount):
@@ -105,11 +112,12 @@ struct ThumborRenderer: Sendable {
         return PixelSize(width: width, height: height)
     }
 
-    private func fill(_ image: WebImage, color: FillColor, merging: Bool) throws -> WebImage {
+    private func fill(_ image: WebImage, color: ThumborColor, merging: Bool) throws -> WebImage {
         let canvas = canvasSize(for: image)
         guard !canvas.isEmpty else { return image }
         switch color {
-        case .color(let rgba):
+        case .rgba, .transparent:
+            let rgba: RGBAColor = if case .rgba(let value) = color { value } else { .clear }
             let background = try Bitmap(width: canvas.width, height: canvas.height, fill: rgba, hasAlpha: rgba.alpha < 255)
             return try FilterTransformer(name: "thumbor.fill") { BitmapCompositing.place($0, on: background, merging: merging) }.transform(image, forKey: "")
         case .auto:
@@ -132,7 +140,7 @@ struct ThumborRenderer: Sendable {
     /// output composites transparent pixels onto (white otherwise).
     var backgroundColor: RGBAColor {
         for case .fill(let text, _) in request.filters.reversed() {
-            if case .color(let color)? = try? FillColor(text), color.alpha == 255 { return color }
+            if case .rgba(let color)? = ThumborColor(text), color.alpha == 255 { return color }
         }
         return .white
     }
