@@ -9,9 +9,12 @@ public import WebImageCore
 /// the geometry (`stretch`, `no_upscale`, `upscale`, `fill`'s canvas, `rotate`'s turn of the
 /// canvas); the others act on pixels or on the encoder.
 ///
+/// `focal(AxB:CxD)` is not a case: the parser puts its regions in
+/// ``ThumborRequest/focalRegions``, which the plan's crop centres on.
+///
 /// Names thumbor does not know, and thumbor filters this server does not implement
 /// (`watermark`, `sharpen`, `equalize`, `noise`, `rgb`, `colorize`, `curve`, `convolution`,
-/// `frame`, `focal`, `extract_focal`, `redeye`, `proportion`, `autojpg`, `cover`, ...), are skipped,
+/// `frame`, `extract_focal`, `redeye`, `proportion`, `autojpg`, `cover`, ...), are skipped,
 /// as thumbor skips names it does not know (``ThumborRequest/ignoredFilters`` lists them).
 public enum ThumborFilter: Hashable, Sendable {
     /// `format(jpeg|jpg|png|webp|avif|gif|auto)`: the output format (`jpg` is `jpeg`; quotes
@@ -55,11 +58,13 @@ public enum ThumborFilter: Hashable, Sendable {
     /// `stretch()`: resize to exactly the requested width and height without cropping to
     /// their aspect ratio first.
     case stretch
-    /// `max_bytes(N)`, N at least 1: lower the quality until the output is at most N bytes
-    /// (thumbor: quality times 0.75 per try, giving up below 10). `max_bytes(0)` is no limit
-    /// and is dropped by the parser.
+    /// `max_bytes(N)`, N at least 1: for JPEG and WebP output only, when the encoded image is
+    /// larger than N bytes, encode again with the quality times 0.75 (truncated) until it fits;
+    /// when the quality would fall below 10, thumbor keeps the first encoding. `max_bytes(0)` is
+    /// no limit and is dropped by the parser.
     case maxBytes(Int)
-    /// `max_age(N)`: the response's `Cache-Control: max-age` in seconds (0: not cacheable).
+    /// `max_age(N)`: the response's `Cache-Control` max-age in seconds instead of the server's
+    /// (thumbor sends `max-age=N,public`, and no `Cache-Control` at all for 0).
     case maxAge(Int)
     /// `brightness(N)`, -100 to 100: `255 * N / 100` (truncated) added to each colour channel,
     /// clamped to 0...255.

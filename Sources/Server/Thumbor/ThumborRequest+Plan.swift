@@ -22,9 +22,10 @@ extension ThumborRequest {
     ///    follows the aspect ratio (rounded half to even, as Python's `round`); `orig` is the
     ///    image's side.
     /// 5. Without fit-in: unless `stretch()`, crop to the target's aspect ratio (when the two
-    ///    ratios differ at two decimals) around the focal point from `halign`/`valign` (`smart`
-    ///    without a detector uses the same point), then resize to the target size, which may
-    ///    enlarge (use `no_upscale()` to prevent it).
+    ///    ratios differ at two decimals) around the focal point: the centre of mass of the
+    ///    ``focalRegions`` (those inside the manual crop), else the point `halign`/`valign`
+    ///    name (`smart` without a detector uses the same point); then resize to the target
+    ///    size, which may enlarge (use `no_upscale()` to prevent it).
     /// 6. `fit-in`: fit inside the box, never enlarging; `full-fit-in`: cover the box (the
     ///    smaller side fits), enlarging if needed; `adaptive-` turns the box when its orientation
     ///    differs from the image's. thumbor then takes the larger of the box and the result as

@@ -134,6 +134,20 @@ import WebImageServer
         #expect(try filters("/unsafe/filters:\(filter)/a.jpg") == [expected])
     }
 
+    @Test func focalRegionsAreKeptApartFromTheFilters() throws {
+        let request = try ThumborURLParser.parse("/unsafe/300x300/filters:quality(80):focal(10x20:30x40):focal('1x1:1x5'):focal( 5x5:9x9 )/a.jpg")
+        #expect(request.filters == [.quality(80)])
+        // The second region has no area: thumbor skips it.
+        #expect(request.focalRegions == [.init(left: 10, top: 20, right: 30, bottom: 40), .init(left: 5, top: 5, right: 9, bottom: 9)])
+        #expect(request.ignoredFilters.isEmpty)
+    }
+
+    @Test(arguments: ["focal(10x20)", "focal(10x20:30)", "focal(ax1:2x3)", "focal(1x2:3x4:5x6)", "focal(30x20:10x40)", "focal()"])
+    func refusesMalformedFocalRegions(filter: String) throws {
+        let message = try #require(failure("/unsafe/filters:\(filter)/a.jpg"))
+        #expect(message.contains("filter \(filter):"), "\(message)")
+    }
+
     @Test func dropsMaxBytesZeroAsThumborDoes() throws {
         #expect(try filters("/unsafe/filters:max_bytes(0)/a.jpg").isEmpty)
     }

@@ -27,6 +27,8 @@ struct ThumborGeometry {
     private var turned = false
     /// The fill canvas, once `fill` ran.
     private var canvas: PixelSize?
+    /// The manual crop as applied (clamped, in the frame after any trim), for the focal regions.
+    private var appliedCrop: ThumborRequest.Crop?
     /// The image size before any turn, the plan's ``ThumborPlan/size``.
     private var unturnedSize: PixelSize { turned ? PixelSize(width: current.height, height: current.width) : current }
 
@@ -63,7 +65,10 @@ struct ThumborGeometry {
         if let manualCrop {
             let left = Self.limit(manualCrop.left, current.width), right = Self.limit(manualCrop.right, current.width)
             let top = Self.limit(manualCrop.top, current.height), bottom = Self.limit(manualCrop.bottom, current.height)
-            if left < right, top < bottom { cropTo(left: left, top: top, right: right, bottom: bottom) }
+            if left < right, top < bottom {
+                cropTo(left: left, top: top, right: right, bottom: bottom)
+                appliedCrop = ThumborRequest.Crop(left: left, top: top, right: right, bottom: bottom)
+            }
         }
         var target = targetSize()
         if request.fitIn == .none {
@@ -113,8 +118,7 @@ struct ThumborGeometry {
         let sourceWidth = Double(current.width), sourceHeight = Double(current.height)
         let safeHeight = target.height == 0 ? 1 : target.height, safeWidth = target.width == 0 ? 1 : target.width
         guard Self.hundredths(sourceWidth / sourceHeight) != Self.hundredths(safeWidth / safeHeight) else { return }
-        let focalX = (sourceWidth * Self.fraction(request.horizontalAlignment)).rounded(.towardZero)
-        let focalY = (sourceHeight * Self.fraction(request.verticalAlignment)).rounded(.towardZero)
+        let (focalX, focalY) = focalPoint()
         let cropWidth: Int, cropHeight: Int
         if target.width / sourceWidth > target.height / sourceHeight {
             cropWidth = current.width
@@ -126,6 +130,40 @@ struct ThumborGeometry {
         let left = max(Self.int(min(max(focalX - Double(cropWidth) / 2, 0), Double(current.width - cropWidth)).rounded(.toNearestOrEven)), 0)
         let top = max(Self.int(min(max(focalY - Double(cropHeight) / 2, 0), Double(current.height - cropHeight)).rounded(.toNearestOrEven)), 0)
         cropTo(left: left, top: top, right: min(left + cropWidth, current.width), bottom: min(top + cropHeight, current.height))
+    }
+
+    /// thumbor's `adjust_focal_points` and `get_center_of_mass`: the centres of the `focal`
+    /// regions (those inside the manual crop, moved with it) weighted by their areas, or the
+    /// point `halign`/`valign` name.
+    private func focalPoint() -> (x: Double, y: Double) {
+        var totalX = 0.0, totalY = 0.0, totalWeight = 0.0
+        for region in request.focalRegions {
+            let width = region.right - region.left, height = region.bottom - region.top
+            var x = region.left + width / 2, y = region.top + height / 2
+            if let crop = appliedCrop {
+                if x < crop.left || x > crop.right || y < crop.top || y > crop.bottom { continue }
+                x -= crop.left
+                y -= crop.top
+            }
+            let weight = Double(width) * Double(height)
+            totalX += Double(x) * weight
+            totalY += Double(y) * weight
+            totalWeight += weight
+        }
+        guard totalWeight > 0 else {
+            return ((Double(current.width) * Self.fraction(request.horizontalAlignment)).rounded(.towardZero),
+                    (Double(current.height) * Self.fraction(request.verticalAlignment)).rounded(.towardZero))
+        }
+        return (Self.floorDivide(totalX, totalWeight), Self.floorDivide(totalY, totalWeight))
+    }
+
+    /// Python's `//` on non-negative floats (through the exact remainder, as CPython does).
+    private static func floorDivide(_ dividend: Double, _ divisor: Double) -> Double {
+        let remainder = dividend.truncatingRemainder(dividingBy: divisor)
+        let quotient = (dividend - remainder) / divisor
+        var result = quotient.rounded(.down)
+        if quotient - result > 0.5 { result += 1 }
+        return result
     }
 
     /// thumbor's `resize`: to the target size unless the image has it already.
