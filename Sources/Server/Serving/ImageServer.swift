@@ -230,16 +230,21 @@ public final class ImageServer: ServerRequestHandler {
         guard original.format != .svg, !original.metadata.contains(.vector) else {
             throw ServingFailure(422, "source \(thumbor.source) is SVG: vector sources are refused")
         }
-        let plan = thumbor.plan(sourceSize: original.pixelSize)
-        for size in [plan.size, plan.canvas].compactMap({ $0 }) where size.width > configuration.maximumOutputDimension || size.height > configuration.maximumOutputDimension {
-            throw ServingFailure(400, "the result would be \(size), over the limit of \(configuration.maximumOutputDimension) pixels per side")
-        }
         let format = choice.resolve(sourceFormat: original.format, sourceIsAnimated: original.isAnimated, coder: coder)
         let quality = thumbor.filters.reduce(configuration.defaultQuality) { current, filter in
             if case .quality(let value) = filter { return value }
             return current
         }
-        let renderer = ThumborRenderer(request: thumbor, plan: plan, format: format, quality: quality, keepsAnimation: format == .gif)
+        let maximumSide = configuration.maximumOutputDimension
+        // The plan needs the trimmed region (a scan of the pixels), so it is made in the job.
+        let render: @Sendable () throws -> ThumborRenderer = {
+            let trimmed = thumbor.trim.flatMap { $0.region(in: original.bitmap) }
+            let plan = thumbor.plan(sourceSize: original.pixelSize, trimmedRegion: trimmed)
+            for size in [plan.size, plan.canvas].compactMap({ $0 }) where size.width > maximumSide || size.height > maximumSide {
+                throw ServingFailure(400, "the result would be \(size), over the limit of \(maximumSide) pixels per side")
+            }
+            return ThumborRenderer(request: thumbor, plan: plan, format: format, quality: quality, keepsAnimation: format == .gif)
+        }
 
         do {
             try admission.admit()
@@ -256,6 +261,7 @@ public final class ImageServer: ServerRequestHandler {
         do {
             outcome = try await admission.run {
                 do {
+                    let renderer = try render()
                     let bytes = try renderer.encode(renderer.render(original, reduced: reduced, key: originalKey), coder: coder)
                     return .success(EncodedResult(bytes: bytes, contentType: format.servedMediaType, etag: Self.etag(of: bytes), variesWithAccept: variesWithAccept, maxAge: maxAge))
                 } catch let failure as ServingFailure {
