@@ -8,9 +8,16 @@ public import SwiftWebImage
 ///
 /// It answers `GET` and `HEAD` (anything else is `405`):
 /// - `/healthcheck` and `/health`: `200 WORKING` (thumbor's answer).
-/// - `/metrics`: Prometheus text (requests by status, a latency histogram, cache hits by tier,
-///   result misses, origin fetches, bytes and failures, requests and transforms in flight,
-///   the transform queue's depth).
+/// - `/metrics`: Prometheus text: `webimage_serve_requests_total{status}`,
+///   `webimage_serve_request_duration_seconds` (histogram),
+///   `webimage_serve_cache_hits_total{tier}` (``ImageServerCacheTier``: the server's memory
+///   tier, the result cache's memory or disk tier (a Redis or SQLite cache reports itself as
+///   disk), or another tier, and the original's tier for fresh results),
+///   `webimage_serve_result_misses_total`, `webimage_serve_origin_fetches_total{source}`,
+///   `webimage_serve_origin_bytes_total{source}`, `webimage_serve_origin_failures_total{source}`
+///   (`source`: `http`, `file`, or a registered scheme; one fetch per coalesced load),
+///   `webimage_serve_requests_in_flight`, `webimage_serve_transforms_in_flight`,
+///   `webimage_serve_transform_queue_depth`, `webimage_serve_result_memory_entries` and `_bytes`.
 /// - every other path: a thumbor URL (`/<signature|unsafe>/...`), answered with the image.
 ///
 /// The way of an image request:
@@ -27,7 +34,10 @@ public import SwiftWebImage
 ///    ``ImageServerConfiguration``) and loaded through ``manager``, with the server's own
 ///    loader in the request's context and the decode limits; the manager's caches keep the
 ///    original, and concurrent requests for one source share one fetch and one decode.
-/// 6. Crop, resize, flips and filters run, and the result is encoded, on a bounded queue
+/// 6. Trim, crop, resize, flips and filters run (``ThumborRequest/plan(sourceSize:trimmedRegion:)``;
+///    a resize of an opaque still source starts from a cached halved copy at least as large as
+///    its target, see ``ImageServerConfiguration/reducedOriginalsCapacity``), and the result is
+///    encoded, on a bounded queue
 ///    (``ImageServerConfiguration/transformConcurrency`` at once,
 ///    ``ImageServerConfiguration/maximumQueuedTransforms`` waiting, else `503` with
 ///    `Retry-After: 1`).
