@@ -108,10 +108,20 @@ enum PNGRaster {
                 let wanted = min(batchRows, passHeight - index)
                 let received = try source.read(into: UnsafeMutableBufferPointer(start: buffer + slot, count: wanted * slot))
                 let rows = received / slot
-                for k in 0..<rows {
+                var k = 0
+                while k < rows {
                     let current = buffer + (k + 1) * slot
+                    if k + 1 < rows, PNGUnfilter.pairs(current[0], current[slot], stride: filterStride) {
+                        // Two Paeth rows at once (their dependency chains overlap).
+                        PNGUnfilter.paethPair(current + 1, current + 1 + slot, previous: current + 1 - slot, count: rowBytes, stride: filterStride)
+                        row(y0 + (index + k) * dy, x0, dx, UnsafePointer(current + 1), passWidth)
+                        row(y0 + (index + k + 1) * dy, x0, dx, UnsafePointer(current + 1 + slot), passWidth)
+                        k += 2
+                        continue
+                    }
                     try PNGUnfilter.row(type: current[0], source: current + 1, previous: current + 1 - slot, target: current + 1, count: rowBytes, stride: filterStride)
                     row(y0 + (index + k) * dy, x0, dx, UnsafePointer(current + 1), passWidth)
+                    k += 1
                 }
                 index += rows
                 guard rows == wanted else {
