@@ -25,7 +25,8 @@ public import WebImageCore
 /// before any pixel memory is allocated. A still's thumbnail at most a quarter of the source on a
 /// side (interlaced or not) is made from the rows as they are decoded: integer box means
 /// (alpha-weighted), then Lanczos-3 on that intermediate, so no full-size bitmap is allocated;
-/// larger thumbnails resample the full decode with Lanczos-3. Truncated data decodes to the rows that arrived (the
+/// larger thumbnails resample the full decode with Lanczos-3. To thumbnail a large file without
+/// holding its bytes either, decode it with ``decode(contentsOf:options:)``, which reads it a piece at a time. Truncated data decodes to the rows that arrived (the
 /// rest transparent), marked ``/WebImageCore/ImageMetadata/incremental``.
 ///
 /// Encoding: 8-bit gray, RGB or RGBA, whichever holds the pixels exactly, at ``compressionLevel``

@@ -36,6 +36,32 @@ enum PNGDecoding {
         }
     }
 
+    /// The thumbnail of an image of `format` from its compressed data in `source`, made row by
+    /// row through `reducer`, and whether every row was there (pixels of missing rows count as
+    /// transparent).
+    static func thumbnail(_ source: InflateSource, format: PNGFile.PixelFormat, hasTransparency: Bool, reducer: inout BlockReducer) throws -> (bitmap: Bitmap, complete: Bool) {
+        let size = reducer.source
+        let complete: Bool
+        if format.colorType == 2, format.bitDepth == 8, format.colorKey == nil, !format.interlaced {
+            // Opaque RGB8 (the common photo): the unfiltered rows go into the sums as they are.
+            complete = try PNGRaster.decodeUnfilteredRows(source, width: size.width, height: size.height, format: format) { y, _, _, pixels, count in
+                reducer.addOpaqueRGB(row: y, pixels: pixels, count: count)
+            }
+        } else {
+            complete = try PNGRaster.decodeRows(source, width: size.width, height: size.height, format: format) { y, x0, step, pixels, count in
+                reducer.add(row: y, pixels: pixels, firstColumn: x0, step: step, count: count)
+            }
+        }
+        return (try reducer.thumbnail(hasAlpha: hasTransparency || !complete), complete)
+    }
+
+    /// A thumbnail's image: marked ``ImageMetadata/incremental`` when rows or the end of the file were missing.
+    static func thumbnailImage(_ bitmap: Bitmap, complete: Bool, truncated: Bool, options: ImageDecodeOptions) -> WebImage {
+        var metadata: ImageMetadata = [.decoded, .thumbnail]
+        if !complete || truncated { metadata.insert(.incremental) }
+        return WebImage(bitmap: bitmap, scale: options.scaleFactor, format: .png, metadata: metadata)
+    }
+
     static func still(_ raw: UnsafeRawBufferPointer, file: PNGFile, options: ImageDecodeOptions) throws -> WebImage {
         let size = PixelSize(width: file.header.width, height: file.header.height)
         guard !file.imageData.isEmpty else {
@@ -47,13 +73,9 @@ enum PNGDecoding {
         let target = options.targetPixelSize(for: size)
         if target != size, var reducer = BlockReducer(source: size, target: target, order: file.format.interlaced ? .any : .contiguous) {
             // A thumbnail from the rows as they are decoded: no full-size bitmap.
-            let complete = try PNGRaster.decodeRows(raw, ranges: file.imageData, width: size.width, height: size.height, format: file.format) { y, x0, step, pixels, count in
-                reducer.add(row: y, pixels: pixels, firstColumn: x0, step: step, count: count)
-            }
-            let bitmap = try reducer.thumbnail(hasAlpha: file.hasTransparency || !complete)
-            var metadata: ImageMetadata = [.decoded, .thumbnail]
-            if !complete || file.truncated { metadata.insert(.incremental) }
-            return WebImage(bitmap: bitmap, scale: options.scaleFactor, format: .png, metadata: metadata)
+            let source = try InflateSource(bytes: raw, ranges: file.imageData)
+            let (bitmap, complete) = try thumbnail(source, format: file.format, hasTransparency: file.hasTransparency, reducer: &reducer)
+            return thumbnailImage(bitmap, complete: complete, truncated: file.truncated, options: options)
         }
         let (bytes, complete) = try pixels(raw, file: file, ranges: file.imageData, width: size.width, height: size.height)
         var bitmap = try Bitmap(width: size.width, height: size.height, bytes: bytes, hasAlpha: file.hasTransparency || !complete)

@@ -41,7 +41,7 @@ enum PNGRaster {
 
     /// Decodes `width` x `height` pixels from the compressed ranges of `bytes` a row at a time,
     /// handing each row to `row` as RGBA8 instead of storing the image (for decoding at
-    /// thumbnail size: only two rows of filtered data and one converted row are held).
+    /// thumbnail size: a batch of filtered rows and one converted row are held).
     /// - Parameter row: Called with the image row `y`, the column of the first pixel, the
     ///   distance between pixels in columns (1; an Adam7 pass's step when interlaced), the
     ///   pixels (RGBA8, straight alpha, packed) and their count. Every pixel is handed over once;
@@ -54,90 +54,149 @@ enum PNGRaster {
         completed: (_ rows: Int) -> Void = { _ in }
     ) throws -> Bool {
         let source = try InflateSource(bytes: bytes, ranges: ranges)
+        return try decodeRows(source, width: width, height: height, format: format, row: row, completed: completed)
+    }
+
+    /// ``decodeRows(_:ranges:width:height:format:row:completed:)`` over any compressed input.
+    static func decodeRows(
+        _ source: InflateSource, width: Int, height: Int,
+        format: PNGFile.PixelFormat, row: (_ y: Int, _ firstColumn: Int, _ step: Int, _ pixels: UnsafeRawPointer, _ count: Int) -> Void,
+        completed: (_ rows: Int) -> Void = { _ in }
+    ) throws -> Bool {
+        let converter = RowConverter(format: format)
+        let line = UnsafeMutablePointer<UInt8>.allocate(capacity: width * 4)
+        defer { line.deallocate() }
+        line.initialize(repeating: 0, count: width * 4)
+        return try decodeUnfilteredRows(source, width: width, height: height, format: format, row: { y, x0, dx, bytes, count in
+            converter.convert(UnsafeBufferPointer(start: bytes - 1, count: (count * format.bitsPerPixel + 7) / 8 + 1), width: count, into: line)
+            row(y, x0, dx, UnsafeRawPointer(line), count)
+        }, completed: completed)
+    }
+
+    /// The rows of compressed input, unfiltered but not converted: each row's bytes in the
+    /// file's pixel format, handed to `row` with the same arguments as
+    /// ``decodeRows(_:width:height:format:row:completed:)`` gives (`count` pixels; the byte
+    /// before the first is the row's filter type, and at least 4 readable bytes follow the
+    /// last). Several rows are inflated at a time into one buffer (about 256 KiB), so that
+    /// zlib writes long runs straight into it.
+    static func decodeUnfilteredRows(
+        _ source: InflateSource, width: Int, height: Int,
+        format: PNGFile.PixelFormat, row: (_ y: Int, _ firstColumn: Int, _ step: Int, _ bytes: UnsafePointer<UInt8>, _ count: Int) -> Void,
+        completed: (_ rows: Int) -> Void = { _ in }
+    ) throws -> Bool {
         let bitsPerPixel = format.bitsPerPixel
         let filterStride = max(1, bitsPerPixel / 8)
-        let converter = RowConverter(format: format)
-        // Two filtered rows (filter byte first) and one converted row, allocated once for every
-        // pass at the widest row's size; the filtered rows swap by pointer.
-        let widest = (width * bitsPerPixel + 7) / 8 + 1
-        var current = UnsafeMutablePointer<UInt8>.allocate(capacity: widest)
-        var previous = UnsafeMutablePointer<UInt8>.allocate(capacity: widest)
-        let line = UnsafeMutablePointer<UInt8>.allocate(capacity: width * 4)
-        defer {
-            current.deallocate()
-            previous.deallocate()
-            line.deallocate()
-        }
-        current.initialize(repeating: 0, count: widest)
-        line.initialize(repeating: 0, count: width * 4)
+        // Slot 0 holds the previous unfiltered row (zeros at a pass's start); slots 1... the
+        // batch. Each slot is a row with its filter byte first; 4 spare bytes at the end.
+        let widestSlot = (width * bitsPerPixel + 7) / 8 + 1
+        let batchRows = max(1, min(height, (256 * 1024) / widestSlot))
+        let capacity = widestSlot * (batchRows + 1) + 4
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        defer { buffer.deallocate() }
+        buffer.initialize(repeating: 0, count: capacity)
         let passes = format.interlaced ? adam7 : [(0, 0, 1, 1)]
         for (x0, y0, dx, dy) in passes {
             let passWidth = width > x0 ? (width - x0 + dx - 1) / dx : 0
             let passHeight = height > y0 ? (height - y0 + dy - 1) / dy : 0
             guard passWidth > 0, passHeight > 0 else { continue }
             let rowBytes = (passWidth * bitsPerPixel + 7) / 8
+            let slot = rowBytes + 1
             // A pass's first row is unfiltered against zeros.
-            previous.initialize(repeating: 0, count: rowBytes + 1)
-            for index in 0..<passHeight {
-                guard try source.read(into: UnsafeMutableBufferPointer(start: current, count: rowBytes + 1)) else {
+            buffer.update(repeating: 0, count: slot)
+            var index = 0
+            while index < passHeight {
+                let wanted = min(batchRows, passHeight - index)
+                let received = try source.read(into: UnsafeMutableBufferPointer(start: buffer + slot, count: wanted * slot))
+                let rows = received / slot
+                var k = 0
+                while k < rows {
+                    let current = buffer + (k + 1) * slot
+                    if k + 1 < rows, PNGUnfilter.pairs(current[0], current[slot], stride: filterStride) {
+                        // Two Paeth rows at once (their dependency chains overlap).
+                        PNGUnfilter.paethPair(current + 1, current + 1 + slot, previous: current + 1 - slot, count: rowBytes, stride: filterStride)
+                        row(y0 + (index + k) * dy, x0, dx, UnsafePointer(current + 1), passWidth)
+                        row(y0 + (index + k + 1) * dy, x0, dx, UnsafePointer(current + 1 + slot), passWidth)
+                        k += 2
+                        continue
+                    }
+                    try PNGUnfilter.row(type: current[0], source: current + 1, previous: current + 1 - slot, target: current + 1, count: rowBytes, stride: filterStride)
+                    row(y0 + (index + k) * dy, x0, dx, UnsafePointer(current + 1), passWidth)
+                    k += 1
+                }
+                index += rows
+                guard rows == wanted else {
                     if !format.interlaced { completed(index) }
                     return false
                 }
-                try PNGUnfilter.row(type: current[0], source: current + 1, previous: previous + 1, target: current + 1, count: rowBytes, stride: filterStride)
-                converter.convert(UnsafeBufferPointer(start: current, count: rowBytes + 1), width: passWidth, into: line)
-                row(y0 + index * dy, x0, dx, UnsafeRawPointer(line), passWidth)
-                swap(&current, &previous)
+                if rows > 0 { (buffer + 1).update(from: buffer + rows * slot + 1, count: rowBytes) }
             }
         }
         return true
     }
 }
 
-/// Feeds the compressed ranges to zlib and hands out whole decompressed rows.
-private final class InflateSource {
-    private let bytes: UnsafeRawBufferPointer
-    private var ranges: [Range<Int>]
-    private var rangeIndex = 0
+/// Feeds compressed data to zlib and hands out decompressed bytes: the ranges of a buffer, or
+/// pieces from any reader (a file read a piece at a time).
+final class InflateSource {
+    /// The next piece of compressed data, or `nil` at its end; a piece stays valid until the
+    /// next call.
+    typealias Reader = () throws -> UnsafeRawBufferPointer?
+    private let next: Reader
     private let zlib: ZlibStream
     private var ended = false
+    private var started = false
 
-    init(bytes: UnsafeRawBufferPointer, ranges: [Range<Int>]) throws {
-        self.bytes = bytes
-        // The 2-byte zlib header may straddle chunks: check it, then skip it.
-        var header: [UInt8] = []
-        var trimmed: [Range<Int>] = []
-        for range in ranges {
-            var lower = range.lowerBound
-            while header.count < 2, lower < range.upperBound {
-                header.append(bytes[lower])
-                lower += 1
-            }
-            if lower < range.upperBound { trimmed.append(lower..<range.upperBound) }
+    /// A source over the compressed `ranges` of `bytes` (the zlib stream, header first).
+    convenience init(bytes: UnsafeRawBufferPointer, ranges: [Range<Int>]) throws {
+        var index = 0
+        try self.init {
+            guard index < ranges.count else { return nil }
+            let range = ranges[index]
+            index += 1
+            return UnsafeRawBufferPointer(rebasing: bytes[range])
         }
-        if header.count == 2 {
-            let cmf = Int(header[0]), flags = Int(header[1])
-            guard (cmf << 8 | flags) % 31 == 0, cmf & 0x0F == 8, cmf >> 4 <= 7, flags & 0x20 == 0 else {
-                throw WebImageError(.badImageData, "PNG image data has an invalid zlib header (\(cmf), \(flags))")
-            }
-        }
-        self.ranges = trimmed
+    }
+
+    /// A source over the pieces `next` returns (the zlib stream, header first).
+    init(next: @escaping Reader) throws {
+        self.next = next
         zlib = try ZlibStream(.inflateRaw)
     }
 
+    /// Checks and skips the 2-byte zlib header, which may straddle pieces.
+    private func start() throws {
+        started = true
+        var header: [UInt8] = []
+        let stream = zlib.stream
+        while header.count < 2 {
+            while stream.pointee.avail_in == 0 {
+                guard let piece = try next() else { return }  // no data: the read finds none
+                stream.pointee.next_in = UnsafeMutablePointer(mutating: piece.baseAddress?.assumingMemoryBound(to: UInt8.self))
+                stream.pointee.avail_in = UInt32(piece.count)
+            }
+            header.append(stream.pointee.next_in.pointee)
+            stream.pointee.next_in += 1
+            stream.pointee.avail_in -= 1
+        }
+        let cmf = Int(header[0]), flags = Int(header[1])
+        guard (cmf << 8 | flags) % 31 == 0, cmf & 0x0F == 8, cmf >> 4 <= 7, flags & 0x20 == 0 else {
+            throw WebImageError(.badImageData, "PNG image data has an invalid zlib header (\(cmf), \(flags))")
+        }
+    }
+
     /// Fills `buffer` with the next decompressed bytes.
-    /// - Returns: `false` if the data ran out before the buffer was full.
-    func read(into buffer: UnsafeMutableBufferPointer<UInt8>) throws -> Bool {
+    /// - Returns: How many bytes were written: fewer than `buffer.count` only when the data ran out.
+    func read(into buffer: UnsafeMutableBufferPointer<UInt8>) throws -> Int {
+        if !started { try start() }
         let stream = zlib.stream
         stream.pointee.next_out = buffer.baseAddress
         stream.pointee.avail_out = UInt32(buffer.count)
-        while stream.pointee.avail_out > 0 {
-            if ended { return false }
+        while stream.pointee.avail_out > 0, !ended {
             if stream.pointee.avail_in == 0 {
-                guard rangeIndex < ranges.count else { return false }
-                let range = ranges[rangeIndex]
-                rangeIndex += 1
-                stream.pointee.next_in = UnsafeMutablePointer(mutating: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + range.lowerBound)
-                stream.pointee.avail_in = UInt32(range.count)
+                guard let piece = try next() else { break }
+                stream.pointee.next_in = UnsafeMutablePointer(mutating: piece.baseAddress?.assumingMemoryBound(to: UInt8.self))
+                stream.pointee.avail_in = UInt32(piece.count)
+                if piece.isEmpty { continue }
             }
             let status = inflate(stream, Z_NO_FLUSH)
             switch status {
@@ -149,7 +208,7 @@ private final class InflateSource {
                 throw WebImageError(.badImageData, "PNG image data is corrupt: \(zlib.message(or: "zlib status \(status)"))")
             }
         }
-        return true
+        return buffer.count - Int(stream.pointee.avail_out)
     }
 }
 

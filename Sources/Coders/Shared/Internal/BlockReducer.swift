@@ -104,6 +104,45 @@ struct BlockReducer {
         }
     }
 
+    /// Adds `count` opaque RGB8 pixels (3 bytes each, no alpha) of source row `y`, packed from
+    /// column 0 (PNG's truecolor rows without a color key, as unfiltered): the same sums as
+    /// ``add(row:pixels:firstColumn:step:count:)`` gives them with alpha 255, made without the
+    /// conversion to RGBA8 or a multiply per pixel (the block's sums are scaled once). Only for
+    /// ``Order/contiguous``.
+    mutating func addOpaqueRGB(row y: Int, pixels: UnsafePointer<UInt8>, count: Int) {
+        assert(order == .contiguous, "addOpaqueRGB holds one block row")
+        guard y >= 0, y < source.height, count > 0 else { return }
+        let blockRow = y / fy
+        if blockRow != heldRow {
+            if heldRow >= 0 { flush(heldRow, from: 0) }
+            heldRow = blockRow
+        }
+        let usable = min(count, source.width)
+        let fx = fx
+        sums.withUnsafeMutableBufferPointer { sums in
+            let sums = sums.baseAddress!
+            var start = 0
+            var s = 0
+            while start < usable {
+                let end = min(usable, start + fx)
+                var r = 0, g = 0, b = 0
+                var p = pixels + start * 3
+                for _ in start..<end {
+                    r &+= Int(p[0])
+                    g &+= Int(p[1])
+                    b &+= Int(p[2])
+                    p += 3
+                }
+                sums[s] &+= UInt64(r &* 255)
+                sums[s + 1] &+= UInt64(g &* 255)
+                sums[s + 2] &+= UInt64(b &* 255)
+                sums[s + 3] &+= UInt64((end - start) &* 255)
+                start = end
+                s += 4
+            }
+        }
+    }
+
     /// Writes the means of block row `blockRow` (its sums at `offset` in `sums`) into the
     /// reduced image and clears those sums.
     private mutating func flush(_ blockRow: Int, from offset: Int) {
