@@ -1,0 +1,234 @@
+import CMicroHTTPD
+import Foundation
+import WebImageCore
+import WebImageServer
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// What libmicrohttpd's callbacks reach through their closure pointer: the handler, the
+/// requests in flight, and the shutdown state.
+///
+/// Lock order: this object's lock, then a context's lock, then libmicrohttpd's own mutexes
+/// (suspend and resume take them); nothing takes them the other way round, and libmicrohttpd
+/// calls the request-completed callback without holding its mutex.
+final class HTTPServerCore: Sendable {
+    let handler: any ServerRequestHandler
+    let requestBodyLimit: Int
+
+    private struct State {
+        /// Requests between their request line and their completion.
+        var inFlight = 0
+        /// Requests whose connection is suspended while a task answers them.
+        var running: [ObjectIdentifier: HTTPRequestContext] = [:]
+        /// Shutting down gracefully: answers carry `Connection: close`.
+        var draining = false
+        /// About to stop the daemon: no more connections may be suspended.
+        var stopping = false
+        var drainWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter: UInt64 = 0
+    }
+
+    private let state = Locked(State())
+
+    init(handler: any ServerRequestHandler, requestBodyLimit: Int) {
+        self.handler = handler
+        self.requestBodyLimit = requestBodyLimit
+    }
+
+    // MARK: - Callbacks (on libmicrohttpd's threads)
+
+    /// A request line arrived: its context, counted in flight.
+    func requestStarted(target: String) -> HTTPRequestContext {
+        state.withLock { $0.inFlight += 1 }
+        return HTTPRequestContext(target: target)
+    }
+
+    /// A request ended (answered, failed or dropped).
+    func requestCompleted(_ context: HTTPRequestContext) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.inFlight -= 1
+            state.running[ObjectIdentifier(context)] = nil
+            guard state.inFlight == 0, !state.drainWaiters.isEmpty else { return [] }
+            defer { state.drainWaiters.removeAll() }
+            return Array(state.drainWaiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// One call of libmicrohttpd's access handler.
+    func access(
+        connection: OpaquePointer,
+        method: UnsafePointer<CChar>?,
+        uploadSize: UnsafeMutablePointer<Int>,
+        slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        let context: HTTPRequestContext
+        if let raw = slot.pointee {
+            context = Unmanaged<HTTPRequestContext>.fromOpaque(raw).takeUnretainedValue()
+        } else {
+            // libmicrohttpd calls the URI callback before the handler, so this does not
+            // happen; should it, the request still gets a context (released on completion).
+            context = requestStarted(target: "")
+            slot.pointee = Unmanaged.passRetained(context).toOpaque()
+        }
+        switch context.nextStep(uploadSize: uploadSize.pointee, bodyLimit: requestBodyLimit) {
+        case .headersArrived:
+            if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
+               let length = Int(String(cString: declared)), length > requestBodyLimit {
+                context.markQueued()
+                let response = ServerResponse(
+                    status: 413,
+                    headers: [("Content-Type", "text/plain; charset=utf-8"), ("Connection", "close")],
+                    body: Data("request body of \(length) bytes is over the limit of \(requestBodyLimit) bytes\n".utf8)
+                )
+                return queue(response, on: connection)
+            }
+            return .YES
+        case .bodyDiscarded:
+            uploadSize.pointee = 0
+            return .YES
+        case .bodyTooLarge:
+            return .NO
+        case .requestComplete:
+            let request = makeRequest(connection: connection, method: method, context: context)
+            let handle = ConnectionHandle(pointer: connection)
+            let accepted = state.withLock { state -> Bool in
+                guard !state.stopping else { return false }
+                state.running[ObjectIdentifier(context)] = context
+                context.markRunning(handle)
+                MHD_suspend_connection(connection)
+                return true
+            }
+            guard accepted else {
+                context.markQueued()
+                return queue(Self.shuttingDown, on: connection)
+            }
+            let handler = handler
+            Task {
+                let response = await handler.respond(to: request)
+                context.finish(with: response)
+            }
+            return .YES
+        case .respond(let response):
+            return queue(response, on: connection)
+        case .none:
+            return .YES
+        }
+    }
+
+    // MARK: - Shutdown
+
+    /// Answers from now on carry `Connection: close`.
+    func beginDraining() {
+        state.withLock { $0.draining = true }
+    }
+
+    /// Returns when no request is in flight, or when the task is cancelled.
+    func waitUntilDrained() async {
+        let id = state.withLock { state -> UInt64 in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let done = state.withLock { state -> Bool in
+                    if state.inFlight == 0 || Task.isCancelled { return true }
+                    state.drainWaiters[id] = continuation
+                    return false
+                }
+                if done { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = state.withLock { $0.drainWaiters.removeValue(forKey: id) }
+            waiter?.resume()
+        }
+    }
+
+    /// No connection is suspended from now on; answers every request still running with 503
+    /// and resumes its connection, so that the daemon can be stopped.
+    func stopHandling() {
+        let running = state.withLock { state -> [HTTPRequestContext] in
+            state.stopping = true
+            state.draining = true
+            return Array(state.running.values)
+        }
+        for context in running {
+            context.finish(with: Self.shuttingDown)
+        }
+    }
+
+    /// Requests in flight now.
+    var inFlight: Int {
+        state.withLock { $0.inFlight }
+    }
+
+    // MARK: - Helpers
+
+    private static let shuttingDown = ServerResponse(
+        status: 503,
+        headers: [("Content-Type", "text/plain; charset=utf-8"), ("Connection", "close"), ("Retry-After", "1")],
+        body: Data("server shutting down\n".utf8)
+    )
+
+    private func makeRequest(connection: OpaquePointer, method: UnsafePointer<CChar>?, context: HTTPRequestContext) -> ServerRequest {
+        var headers: [(name: String, value: String)] = []
+        withUnsafeMutablePointer(to: &headers) { pointer in
+            _ = MHD_get_connection_values(connection, .HEADER_KIND, { cls, _, key, value in
+                guard let cls, let key else { return .YES }
+                let headers = cls.assumingMemoryBound(to: [(name: String, value: String)].self)
+                headers.pointee.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+                return .YES
+            }, pointer)
+        }
+        return ServerRequest(
+            method: method.map { String(cString: $0) } ?? "GET",
+            path: context.path,
+            query: context.query,
+            headers: headers,
+            remoteAddress: Self.remoteAddress(of: connection)
+        )
+    }
+
+    private static func remoteAddress(of connection: OpaquePointer) -> String? {
+        guard let address = webimage_mhd_client_address(connection) else { return nil }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        switch Int32(address.pointee.sa_family) {
+        case AF_INET:
+            return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { pointer in
+                var raw = pointer.pointee.sin_addr
+                guard inet_ntop(AF_INET, &raw, &text, socklen_t(text.count)) != nil else { return nil }
+                return text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            }
+        case AF_INET6:
+            return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
+                var raw = pointer.pointee.sin6_addr
+                guard inet_ntop(AF_INET6, &raw, &text, socklen_t(text.count)) != nil else { return nil }
+                let result = text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+                // An IPv4 client of a dual-stack socket: report 127.0.0.1, not ::ffff:127.0.0.1.
+                return result.hasPrefix("::ffff:") && result.contains(".") ? String(result.dropFirst(7)) : result
+            }
+        default:
+            return nil
+        }
+    }
+
+    private func queue(_ response: ServerResponse, on connection: OpaquePointer) -> MHD_Result {
+        let created = response.body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        guard let mhdResponse = created else { return .NO }
+        defer { MHD_destroy_response(mhdResponse) }
+        for header in response.headers {
+            // libmicrohttpd sets Content-Length itself and refuses values with CR or LF.
+            _ = MHD_add_response_header(mhdResponse, header.name, header.value)
+        }
+        if state.withLock({ $0.draining }) {
+            _ = MHD_add_response_header(mhdResponse, "Connection", "close")
+        }
+        let status = (100...999).contains(response.status) ? response.status : 500
+        return MHD_queue_response(connection, UInt32(status), mhdResponse)
+    }
+}
