@@ -1,35 +1,75 @@
 public import WebImageCore
 
-/// One filter of a thumbor URL's `filters:` part (`filters:format(webp):quality(80)`).
+/// One filter of a thumbor URL's `filters:` part (`filters:format(webp):quality(80)`), with
+/// thumbor 7.8's argument syntax and meaning (`thumbor/filters/*.py`).
+///
+/// thumbor runs the filters in three phases: `stretch()` before loading, `no_upscale()` right
+/// after loading (before any crop), and all the others after the crop and resize, in the
+/// URL's order. ``ThumborRequest/plan(sourceSize:)`` already accounts for the filters that change
+/// the geometry (`stretch`, `no_upscale`, `upscale`, `fill`'s canvas, `rotate`'s turn of the
+/// canvas); the others act on pixels or on the encoder.
+///
+/// Names thumbor does not know, and thumbor filters this server does not implement
+/// (`watermark`, `sharpen`, `equalize`, `noise`, `rgb`, `colorize`, `curve`, `convolution`,
+/// `frame`, `focal`, `extract_focal`, `redeye`, `proportion`, `autojpg`, `cover`, ...), are skipped,
+/// as thumbor skips names it does not know (``ThumborRequest/ignoredFilters`` lists them).
 public enum ThumborFilter: Hashable, Sendable {
-    /// `format(jpeg|png|webp|avif|gif|auto)`.
+    /// `format(jpeg|jpg|png|webp|avif|gif|auto)`: the output format (`jpg` is `jpeg`; quotes
+    /// around the name are allowed; `auto` negotiates from `Accept`). thumbor's own default,
+    /// with no `format`, is the source's format.
     case format(ThumborOutputFormat)
-    /// `quality(N)`, 0 to 100.
+    /// `quality(N)`, 0 to 100: the encoder quality. Without it thumbor uses its `QUALITY`
+    /// setting, 80 by default, for JPEG, WebP and AVIF alike.
     case quality(Int)
-    /// `blur(radius[,sigma])`.
+    /// `blur(radius[,sigma])`: a Gaussian blur. The radius is at least 1 and capped at 150
+    /// (thumbor's `MAX_RADIUS`); the sigma is the one given, or the radius as written when it is
+    /// absent or 0 (so `blur(300)` is radius 150, sigma 300).
     case blur(radius: Int, sigma: Double?)
     /// `grayscale()`.
     case grayscale
-    /// `rotate(degrees)`: a multiple of 90, turned counter-clockwise as thumbor does.
+    /// `rotate(degrees)`: a quarter turn count, normalised to 0, 90, 180 or 270 degrees, turned
+    /// **counter-clockwise** (thumbor's PIL engine transposes with `ROTATE_90`, which is
+    /// counter-clockwise). It turns whatever the image is at its place among the filters
+    /// (after the resize, so a 90 turn of a 300x200 result gives 200x300).
     case rotate(Int)
-    /// `round_corner(a|b,r,g,b[,transparent])`: corner radii and the colour outside them.
+    /// `round_corner(a|b,r,g,b[,transparent])`: corner radii (horizontal `a`, vertical `b`, one
+    /// number for both), the colour painted outside the corners, and whether the outside is
+    /// made transparent instead.
     case roundCorner(horizontalRadius: Int, verticalRadius: Int, color: RGBAColor, transparent: Bool)
-    /// `fill(color)`: a colour name, hex, `transparent`, `auto` or `blur`.
-    case fill(String)
-    /// `no_upscale()`.
+    /// `fill(color[,transparent])`: the image centred on a canvas of ``ThumborPlan/canvas``
+    /// filled with `color` (a colour name, hex digits without `#`, `transparent`, `auto` for
+    /// the image's median colour, or `blur` for a blurred stretched copy of the image); with
+    /// `transparent` true, transparent pixels of the image are blended onto the fill instead of
+    /// replacing it.
+    case fill(String, transparent: Bool = false)
+    /// `background_color(color)`: transparent pixels blended onto `color` (a colour name or hex
+    /// digits without `#`); the size does not change.
+    case backgroundColor(String)
+    /// `no_upscale()`: the requested width and height are capped at the source's before
+    /// anything else (so a normal resize never enlarges).
     case noUpscale
-    /// `upscale()`: lets `fit-in` enlarge.
+    /// `upscale()`: lets a `fit-in` result grow to the box when the source is smaller.
     case upscale
-    /// `max_bytes(N)`: lower the quality until the output is at most N bytes.
+    /// `stretch()`: resize to exactly the requested width and height without cropping to
+    /// their aspect ratio first.
+    case stretch
+    /// `max_bytes(N)`, N at least 1: lower the quality until the output is at most N bytes
+    /// (thumbor: quality times 0.75 per try, giving up below 10). `max_bytes(0)` is no limit
+    /// and is dropped by the parser.
     case maxBytes(Int)
-    /// `brightness(N)`, -100 to 100.
+    /// `max_age(N)`: the response's `Cache-Control: max-age` in seconds (0: not cacheable).
+    case maxAge(Int)
+    /// `brightness(N)`, -100 to 100: `255 * N / 100` (truncated) added to each colour channel,
+    /// clamped to 0...255.
     case brightness(Int)
-    /// `contrast(N)`, -100 to 100.
+    /// `contrast(N)`, -100 to 100: each channel `c` becomes `k * (c - 128) / 100 + 128` with
+    /// `k = (N + 100)^2 / 100` (integer arithmetic), clamped.
     case contrast(Int)
-    /// `saturation(N)`: a factor (1 keeps, 0 greys, 2 doubles).
+    /// `saturation(N)`: a factor (1 keeps, 0 greys, 2 doubles): each channel `c` becomes
+    /// `p + (c - p) * N` with `p = sqrt(0.299 r^2 + 0.587 g^2 + 0.114 b^2)`, clamped.
     case saturation(Double)
-    /// `strip_exif()`.
+    /// `strip_exif()`: no EXIF in the output.
     case stripExif
-    /// `strip_icc()`.
+    /// `strip_icc()`: no ICC profile in the output.
     case stripICC
 }

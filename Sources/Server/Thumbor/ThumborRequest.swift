@@ -1,5 +1,3 @@
-public import WebImageCore
-
 /// One thumbor-style image URL, parsed: how it is signed, the geometry it asks for, its filters
 /// and its source (`/<signature|unsafe>/[trim/][AxB:CxD/][fit-in/][-]WxH/[halign/][valign/][smart/][filters:.../]<image>`).
 ///
@@ -93,10 +91,16 @@ public struct ThumborRequest: Hashable, Sendable {
     public var crop: Crop?
     /// The fit-in mode.
     public var fitIn: FitIn
-    /// The requested width; `nil` when absent, 0 for "keep the aspect ratio".
+    /// The requested width; `nil` when absent, 0 for "keep the aspect ratio" (thumbor treats
+    /// both alike). Numbers above 999,999,999 are read as 999,999,999.
     public var width: Int?
-    /// The requested height; `nil` when absent, 0 for "keep the aspect ratio".
+    /// The requested height; `nil` when absent, 0 for "keep the aspect ratio" (thumbor treats
+    /// both alike). Numbers above 999,999,999 are read as 999,999,999.
     public var height: Int?
+    /// `origxH`: the width is the source's (after any crop); ``width`` is then `nil`.
+    public var usesSourceWidth: Bool
+    /// `Wxorig`: the height is the source's (after any crop); ``height`` is then `nil`.
+    public var usesSourceHeight: Bool
     /// A `-` before the width: flip horizontally.
     public var flipsHorizontally: Bool
     /// A `-` before the height: flip vertically.
@@ -109,12 +113,15 @@ public struct ThumborRequest: Hashable, Sendable {
     public var smart: Bool
     /// The filters, in the URL's order.
     public var filters: [ThumborFilter]
+    /// The pieces of the `filters:` part that were skipped because their names are not
+    /// filters this server knows (thumbor skips unknown names too), as written.
+    public var ignoredFilters: [String]
     /// The image: a URL (`http://...`, `https://...`, `photos://...`) or a path under the
     /// server's file root, percent-decoded once.
     public var source: String
 
     /// A request from its parts; the defaults are thumbor's.
-    public init(security: Security = .unsafe, signedPart: String = "", trim: Trim? = nil, crop: Crop? = nil, fitIn: FitIn = .none, width: Int? = nil, height: Int? = nil, flipsHorizontally: Bool = false, flipsVertically: Bool = false, horizontalAlignment: HorizontalAlignment = .center, verticalAlignment: VerticalAlignment = .middle, smart: Bool = false, filters: [ThumborFilter] = [], source: String) {
+    public init(security: Security = .unsafe, signedPart: String = "", trim: Trim? = nil, crop: Crop? = nil, fitIn: FitIn = .none, width: Int? = nil, height: Int? = nil, usesSourceWidth: Bool = false, usesSourceHeight: Bool = false, flipsHorizontally: Bool = false, flipsVertically: Bool = false, horizontalAlignment: HorizontalAlignment = .center, verticalAlignment: VerticalAlignment = .middle, smart: Bool = false, filters: [ThumborFilter] = [], ignoredFilters: [String] = [], source: String) {
         self.security = security
         self.signedPart = signedPart
         self.trim = trim
@@ -122,12 +129,15 @@ public struct ThumborRequest: Hashable, Sendable {
         self.fitIn = fitIn
         self.width = width
         self.height = height
+        self.usesSourceWidth = usesSourceWidth
+        self.usesSourceHeight = usesSourceHeight
         self.flipsHorizontally = flipsHorizontally
         self.flipsVertically = flipsVertically
         self.horizontalAlignment = horizontalAlignment
         self.verticalAlignment = verticalAlignment
         self.smart = smart
         self.filters = filters
+        self.ignoredFilters = ignoredFilters
         self.source = source
     }
 }
