@@ -106,7 +106,8 @@ let package = Package(
         // Depends on the probe so that it is built with the tests (the proxy tests run it as a child).
         .testTarget(name: "WebImageLoadersTests", dependencies: ["WebImageLoaders", "WebImageTestSupport", "webimage-download-probe"], swiftSettings: strictSettings),
         .testTarget(name: "WebImageTransformersTests", dependencies: ["WebImageTransformers", "WebImageTestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "WebImageServerTests", dependencies: ["WebImageServer", "WebImageTestSupport"], swiftSettings: strictSettings),
+        // WebPCoder and AVIFCoder: the serving tests negotiate and encode those formats.
+        .testTarget(name: "WebImageServerTests", dependencies: ["WebImageServer", "WebImageTestSupport", "WebPCoder", "AVIFCoder"], swiftSettings: strictSettings),
         .testTarget(name: "WebImageHTTPServerTests", dependencies: ["WebImageHTTPServer", "WebImageTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "SwiftWebImageTests", dependencies: ["SwiftWebImage", "WebImageTestSupport"], swiftSettings: strictSettings),
         // Depends on the executable so that it is built with the tests (they run it as a subprocess).

@@ -1,29 +1,372 @@
 import Foundation
 public import WebImageCore
+import WebImageLoaders
+public import SwiftWebImage
 
 /// The image server's request handler: thumbor-style URLs in, transformed images out, with the
 /// framework's caches, downloader and coders underneath.
 ///
-/// It answers `GET /healthcheck`, `/health`, `/metrics` and image URLs; it does not depend on an
-/// HTTP library (`webimage serve` runs it on libmicrohttpd through `WebImageHTTPServer`).
+/// It answers `GET` and `HEAD` (anything else is `405`):
+/// - `/healthcheck` and `/health`: `200 WORKING` (thumbor's answer).
+/// - `/metrics`: Prometheus text (requests by status, a latency histogram, cache hits by tier,
+///   result misses, origin fetches, bytes and failures, requests and transforms in flight,
+///   the transform queue's depth).
+/// - every other path: a thumbor URL (`/<signature|unsafe>/...`), answered with the image.
+///
+/// The way of an image request:
+/// 1. A path longer than ``ImageServerConfiguration/maximumURLLength`` is `414`.
+/// 2. The server's memory tier of encoded results, keyed by the path as received and what
+///    `Accept` allows, is asked on the calling thread: a hit is answered at once (no parse, no
+///    signature check: a path is only stored there once it has been verified).
+/// 3. The URL is parsed (`400` with the reason) and its signature checked: `/unsafe/` is `403`
+///    unless ``ImageServerConfiguration/allowsUnsigned``; a signature that does not match the
+///    key is `403`.
+/// 4. The output format is chosen (see "Formats") and the result cache asked under the signed
+///    part of the path and that choice; a hit is answered without loading or decoding.
+/// 5. The source is resolved (http(s), a file under the root, or a registered scheme; see
+///    ``ImageServerConfiguration``) and loaded through ``manager``, with the server's own
+///    loader in the request's context and the decode limits; the manager's caches keep the
+///    original, and concurrent requests for one source share one fetch and one decode.
+/// 6. Crop, resize, flips and filters run, and the result is encoded, on a bounded queue
+///    (``ImageServerConfiguration/transformConcurrency`` at once,
+///    ``ImageServerConfiguration/maximumQueuedTransforms`` waiting, else `503` with
+///    `Retry-After: 1`).
+/// 7. The bytes are stored in the memory tier and the result cache, and sent with
+///    `Content-Type`, `Cache-Control: public, max-age=N`, a strong `ETag` (the first 128 bits
+///    of the bytes' SHA-256), and `Vary: Accept` when the format was negotiated. A matching
+///    `If-None-Match` gets `304`.
+///
+/// Formats: `format(jpeg|png|webp|avif|gif)` is used as asked (`400` when no encoder for it is
+/// registered); no format or `format(auto)` negotiates: AVIF when `Accept` names `image/avif`
+/// and the coder encodes AVIF, then WebP likewise, then the source's format (JPEG when it is no
+/// web format or cannot be encoded). An animated source keeps its frames only when the output
+/// is GIF (a negotiated animated GIF stays GIF); other outputs get its first frame. SVG sources
+/// are refused (`422`), never passed through. The quality is `quality(N)` or
+/// ``ImageServerConfiguration/defaultQuality``; `max_bytes(N)` is the encoder's size target.
+/// The encoders write no EXIF or ICC data, so `strip_exif()` and `strip_icc()` hold already.
+///
+/// Errors are short `text/plain` bodies with their status: 400 malformed URL or arguments, 403
+/// unsigned, bad signature, or refused source, 404 missing source, 405 method, 413 source bytes
+/// over the limit, 414 URL too long, 422 source pixels or frames over the limits or
+/// undecodable, 502 origin failure, 503 queue full, 504 deadline
+/// (``ImageServerConfiguration/requestTimeout``). Each request ends with one access-log entry
+/// (``ImageServerConfiguration/accessLog``).
+///
+/// `HEAD` gets the `GET` response, body included: the HTTP library sends the headers only.
+///
+/// Thread-safety: `respond(to:)` may be called from any thread, concurrently.
 public final class ImageServer: ServerRequestHandler {
     /// The configuration it was made with.
     public let configuration: ImageServerConfiguration
-    /// The manager that fetches, decodes and caches originals.
+    /// The manager that fetches, decodes and caches originals. The server hands it its own
+    /// loaders per request (so the address guard and the size limit hold whatever loaders the
+    /// manager has); the manager's caches keep the originals and its coordinator coalesces.
     public let manager: ImageManager
     /// Where encoded results are kept (keyed by the request and the negotiated format), or `nil`.
     public let resultCache: (any ImageCache)?
+    /// Encodes results and decodes sources (default: the shared coders manager; register the
+    /// WebP and AVIF plug-in coders in it to serve those formats).
+    public let coder: any ImageCoder
+
+    let metrics = ServerMetrics()
+    let resultMemory: ResultMemoryTier
+    let admission: TransformAdmission
+    let sources: SourceResolver
+    let signer: ThumborSigner?
+    /// Test hooks (internal).
+    let hooks = Locked(Hooks())
+
+    /// What tests can hook into.
+    struct Hooks {
+        /// Awaited by each transform after it is admitted, before it runs.
+        var beforeTransform: (@Sendable () async -> Void)?
+        /// Called with every source image after it is loaded (counts decodes when the manager
+        /// decodes fresh).
+        var afterLoad: (@Sendable (ImageLoadResult) -> Void)?
+    }
 
     /// A server on `manager` (originals) and `resultCache` (encoded results).
-    public init(configuration: ImageServerConfiguration, manager: ImageManager, resultCache: (any ImageCache)?) {
+    /// - Parameters:
+    ///   - configuration: Security, sources, limits and headers.
+    ///   - manager: Its caches keep the originals (memory and disk as the caller built them).
+    ///   - resultCache: Encoded results (data only), or `nil` for the memory tier alone.
+    ///   - coder: Decodes sources and encodes results (default ``/WebImageCore/CodersManager/shared``).
+    public init(configuration: ImageServerConfiguration, manager: ImageManager, resultCache: (any ImageCache)?, coder: any ImageCoder = CodersManager.shared) {
         self.configuration = configuration
         self.manager = manager
         self.resultCache = resultCache
+        self.coder = coder
+        resultMemory = ResultMemoryTier(capacity: configuration.resultMemoryCapacity)
+        admission = TransformAdmission(concurrency: configuration.transformConcurrency, maximumQueued: configuration.maximumQueuedTransforms)
+        var downloads = configuration.downloaderConfiguration
+        downloads.refusesNonPublicAddresses = !configuration.allowsPrivateSources
+        downloads.maximumResponseSize = configuration.maximumSourceBytes
+        if !configuration.allowedSourceHosts.isEmpty { downloads.maximumRedirects = 0 }
+        let metrics = metrics
+        let downloader = Downloader(configuration: downloads, coder: coder)
+        let files = FileLoader(coder: coder, maximumFileSize: configuration.maximumSourceBytes)
+        var schemes: [String: any ImageLoader] = [:]
+        for (scheme, loader) in configuration.sourceLoaders {
+            schemes[scheme.lowercased()] = CountingLoader(loader, kind: scheme.lowercased(), metrics: metrics)
+        }
+        sources = SourceResolver(
+            configuration: configuration,
+            httpLoader: CountingLoader(downloader, kind: "http", metrics: metrics),
+            fileLoader: CountingLoader(files, kind: "file", metrics: metrics),
+            schemeLoaders: schemes
+        )
+        signer = configuration.securityKey.map { ThumborSigner(key: $0) }
     }
 
     /// Answers one request.
     public func respond(to request: ServerRequest) async -> ServerResponse {
-        // Skeleton: the pipeline is being written (issue 22).
-        ServerResponse(status: 501, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Data("not implemented\n".utf8))
+        await handle(request, parsed: nil)
+    }
+
+    /// Answers `request` as ``respond(to:)`` does; with `parsed`, that thumbor request is
+    /// served for an image path instead of parsing the path (its security is still checked).
+    func handle(_ request: ServerRequest, parsed: ThumborRequest?) async -> ServerResponse {
+        let start = DispatchTime.now().uptimeNanoseconds
+        metrics.requestStarted()
+        let (response, tier) = await route(request, parsed: parsed)
+        let duration = Double(DispatchTime.now().uptimeNanoseconds &- start) / 1e9
+        metrics.requestFinished(status: response.status, duration: duration, tier: tier)
+        if let log = configuration.accessLog {
+            log(ImageServerAccessLogEntry(method: request.method, path: request.path, status: response.status, bytes: response.body.count, duration: duration, cacheTier: tier, remoteAddress: request.remoteAddress))
+        }
+        return response
+    }
+
+    private func route(_ request: ServerRequest, parsed: ThumborRequest?) async -> (ServerResponse, ImageServerCacheTier) {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            var response = Self.failure(ServingFailure(405, "method \(request.method) is not allowed"))
+            response.headers.append(("Allow", "GET, HEAD"))
+            return (response, .none)
+        }
+        guard request.path.utf8.count <= configuration.maximumURLLength else {
+            return (Self.failure(ServingFailure(414, "the path is \(request.path.utf8.count) bytes, over the limit of \(configuration.maximumURLLength)")), .none)
+        }
+        switch request.path {
+        case "/healthcheck", "/health":
+            return (ServerResponse(status: 200, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")], body: Data("WORKING".utf8)), .none)
+        case "/metrics":
+            let text = metrics.exposition(queueDepth: admission.queueDepth, transformsInFlight: admission.inFlight, resultMemory: resultMemory.usage)
+            return (ServerResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")], body: Data(text.utf8)), .none)
+        default:
+            break
+        }
+        let accept = AcceptedFormats(header: request.header("Accept"), coder: coder)
+        let memoryKey = request.path + "\n" + accept.tag
+        if let hit = resultMemory.value(forKey: memoryKey) {
+            return (imageResponse(hit, for: request), .resultMemory)
+        }
+        return await DeadlineRace.run(deadline: configuration.requestTimeout) {
+            do {
+                return try await self.serveImage(request, parsed: parsed, accept: accept, memoryKey: memoryKey)
+            } catch {
+                return (Self.failure(error), .none)
+            }
+        } onTimeout: {
+            (Self.failure(ServingFailure(504, "the request took longer than the deadline of \(self.configuration.requestTimeout)")), .none)
+        }
+    }
+
+    /// Steps 3 to 7 of an image request.
+    private func serveImage(_ request: ServerRequest, parsed: ThumborRequest?, accept: AcceptedFormats, memoryKey: String) async throws(ServingFailure) -> (ServerResponse, ImageServerCacheTier) {
+        let thumbor: ThumborRequest
+        if let parsed {
+            thumbor = parsed
+        } else {
+            do {
+                thumbor = try ThumborURLParser.parse(request.path)
+            } catch {
+                throw ServingFailure(400, "malformed thumbor URL: \(error.message)")
+            }
+        }
+        try authorise(thumbor)
+        if let width = thumbor.width, width > configuration.maximumOutputDimension {
+            throw ServingFailure(400, "width \(width) is over the limit of \(configuration.maximumOutputDimension) pixels")
+        }
+        if let height = thumbor.height, height > configuration.maximumOutputDimension {
+            throw ServingFailure(400, "height \(height) is over the limit of \(configuration.maximumOutputDimension) pixels")
+        }
+        let requestedFormat = thumbor.filters.reduce(ThumborOutputFormat?.none) { current, filter in
+            if case .format(let format) = filter { return format }
+            return current
+        }
+        let choice = try OutputFormatChoice.choose(format: requestedFormat, accept: accept, coder: coder)
+        let resultKey = Self.resultKey(for: thumbor, choice: choice)
+
+        if let resultCache, let cached = await resultCache.queryImage(forKey: resultKey, options: [.avoidDecodeImage], context: WebImageContext(), cacheType: .all), let bytes = cached.data, !bytes.isEmpty {
+            let result = EncodedResult(bytes: bytes, contentType: ImageFormat.detect(bytes).servedMediaType, etag: Self.etag(of: bytes), variesWithAccept: choice.variesWithAccept)
+            resultMemory.set(result, forKey: memoryKey)
+            let tier: ImageServerCacheTier = switch cached.cacheType {
+            case .memory: .resultCacheMemory
+            case .disk: .resultDisk
+            default: .resultOther
+            }
+            return (imageResponse(result, for: request), tier)
+        }
+        metrics.resultMissed()
+        try Task.checkCancellation(or: ServingFailure(503, "request cancelled", retryAfter: 1))
+
+        let source = try sources.resolve(thumbor.source)
+        let loaded: ImageLoadResult
+        do {
+            loaded = try await manager.loadImage(with: source.url, options: [.retryFailed], context: originalContext(loader: source.loader))
+        } catch {
+            throw ServingFailure.forLoad(error, source: thumbor.source)
+        }
+        hooks.withLock { $0.afterLoad }?(loaded)
+        guard let original = loaded.image else {
+            throw ServingFailure(502, "source \(thumbor.source) gave no image")
+        }
+        guard original.format != .svg, !original.metadata.contains(.vector) else {
+            throw ServingFailure(422, "source \(thumbor.source) is SVG: vector sources are refused")
+        }
+        let plan = thumbor.plan(sourceSize: original.pixelSize)
+        for size in [plan.size, plan.canvas].compactMap({ $0 }) where size.width > configuration.maximumOutputDimension || size.height > configuration.maximumOutputDimension {
+            throw ServingFailure(400, "the result would be \(size), over the limit of \(configuration.maximumOutputDimension) pixels per side")
+        }
+        let format = choice.resolve(sourceFormat: original.format, sourceIsAnimated: original.isAnimated, coder: coder)
+        let quality = thumbor.filters.reduce(configuration.defaultQuality) { current, filter in
+            if case .quality(let value) = filter { return value }
+            return current
+        }
+        let renderer = ThumborRenderer(request: thumbor, plan: plan, format: format, quality: quality, keepsAnimation: format == .gif)
+
+        do {
+            try admission.admit()
+        } catch {
+            throw ServingFailure(503, "the transform queue is full; retry shortly", retryAfter: 1)
+        }
+        defer { admission.release() }
+        if let hook = hooks.withLock({ $0.beforeTransform }) { await hook() }
+        let coder = coder
+        let variesWithAccept = choice.variesWithAccept
+        let outcome: Result<EncodedResult, ServingFailure>
+        do {
+            outcome = try await admission.run {
+                do {
+                    let bytes = try renderer.encode(renderer.render(original), coder: coder)
+                    return .success(EncodedResult(bytes: bytes, contentType: format.servedMediaType, etag: Self.etag(of: bytes), variesWithAccept: variesWithAccept))
+                } catch let failure as ServingFailure {
+                    return .failure(failure)
+                } catch {
+                    return .failure(Self.transformFailure(error))
+                }
+            }
+        } catch {
+            throw ServingFailure(503, "request cancelled while waiting for a transform", retryAfter: 1)
+        }
+        let result = try outcome.get()
+        resultMemory.set(result, forKey: memoryKey)
+        if let resultCache {
+            let rest = resultCache.beginStore(nil, data: result.bytes, forKey: resultKey, options: [], context: WebImageContext(), cacheType: .all)
+            Task { try? await rest() }
+        }
+        let tier: ImageServerCacheTier = switch loaded.cacheType {
+        case .memory: .originalMemory
+        case .disk: .originalDisk
+        default: .none
+        }
+        return (imageResponse(result, for: request), tier)
+    }
+
+    /// Accepts the request's signature (or `unsafe`), or throws `403`.
+    private func authorise(_ thumbor: ThumborRequest) throws(ServingFailure) {
+        switch thumbor.security {
+        case .unsafe:
+            guard configuration.allowsUnsigned else {
+                throw ServingFailure(403, "unsigned (/unsafe/) URLs are not allowed on this server")
+            }
+        case .signed(let signature):
+            guard let signer else {
+                throw ServingFailure(403, "signed URLs cannot be checked: the server has no security key")
+            }
+            guard signer.isValid(signature: signature, for: thumbor.signedPart) else {
+                throw ServingFailure(403, "bad signature")
+            }
+        }
+    }
+
+    /// The context of an original's load: the server's loader and the decode limits.
+    private func originalContext(loader: any ImageLoader) -> WebImageContext {
+        var context = WebImageContext()
+        context.imageLoader = loader
+        context.imageMaxPixelCount = configuration.maximumSourcePixels
+        context.imageMaxTotalPixelCount = configuration.maximumTotalSourcePixels
+        context.imageMaxFrameCount = configuration.maximumSourceFrames
+        return context
+    }
+
+    /// The result cache's key: the signed part of the path (the same for the signed and the
+    /// unsafe form of one request) and the output format's choice.
+    static func resultKey(for request: ThumborRequest, choice: OutputFormatChoice) -> String {
+        let part = request.signedPart.isEmpty ? String(describing: request) : request.signedPart
+        return "webimage-serve:" + part + "|" + choice.keyComponent
+    }
+
+    /// The strong ETag of `bytes`: the first 128 bits of their SHA-256, quoted.
+    static func etag(of bytes: Data) -> String {
+        "\"" + SHA256.hash(bytes).hexString.prefix(32) + "\""
+    }
+
+    /// A 200 (or 304 when `If-None-Match` matches) for `result`.
+    func imageResponse(_ result: EncodedResult, for request: ServerRequest) -> ServerResponse {
+        var headers: [(name: String, value: String)] = [
+            ("Content-Type", result.contentType),
+            ("Cache-Control", "public, max-age=\(configuration.cacheMaxAge)"),
+            ("ETag", result.etag),
+        ]
+        if result.variesWithAccept { headers.append(("Vary", "Accept")) }
+        if let condition = request.header("If-None-Match"), Self.matches(condition, etag: result.etag) {
+            headers.removeFirst()
+            return ServerResponse(status: 304, headers: headers)
+        }
+        return ServerResponse(status: 200, headers: headers, body: result.bytes)
+    }
+
+    /// Whether an `If-None-Match` value names `etag` (weak comparison, as RFC 9110 asks for
+    /// `If-None-Match`), or is `*`.
+    static func matches(_ condition: String, etag: String) -> Bool {
+        for candidate in condition.split(separator: ",") {
+            var tag = candidate.trimmingCharacters(in: .whitespaces)
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            if tag == etag { return true }
+        }
+        return false
+    }
+
+    /// An error response.
+    static func failure(_ error: any Error) -> ServerResponse {
+        let failure = error as? ServingFailure ?? ServingFailure(500, "internal error")
+        var headers: [(name: String, value: String)] = [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")]
+        if let retryAfter = failure.retryAfter { headers.append(("Retry-After", String(retryAfter))) }
+        return ServerResponse(status: failure.status, headers: headers, body: failure.body)
+    }
+
+    /// The status of an error thrown while transforming or encoding: a bad argument is the
+    /// URL's fault (`400`), anything else the server's (`500`).
+    static func transformFailure(_ error: any Error) -> ServingFailure {
+        if let error = error as? WebImageError {
+            switch error.code {
+            case .invalidArgument, .transformFailed:
+                return ServingFailure(400, "the transform cannot be done: \(error.message)")
+            case .imageTooLarge:
+                return ServingFailure(422, "the result is over the limits: \(error.message)")
+            default:
+                return ServingFailure(500, "the result could not be encoded")
+            }
+        }
+        return ServingFailure(500, "the transform failed")
+    }
+}
+
+extension Task where Success == Never, Failure == Never {
+    /// Throws `failure` when the current task is cancelled.
+    fileprivate static func checkCancellation(or failure: ServingFailure) throws(ServingFailure) {
+        if isCancelled { throw failure }
     }
 }

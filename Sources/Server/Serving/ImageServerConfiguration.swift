@@ -1,7 +1,20 @@
 public import Foundation
+public import WebImageCore
+public import WebImageLoaders
 
 /// Everything ``ImageServer`` can be told: security, sources, limits, caching headers and work.
 /// The defaults are safe: signed URLs only, public http(s) sources only, every limit on.
+///
+/// Statuses the limits give (short `text/plain` bodies):
+/// - ``maximumURLLength``: `414 URI Too Long`.
+/// - ``maximumSourceBytes``: `413 Content Too Large` (the source, not the request, is too
+///   large; the status names the limit that was hit).
+/// - ``maximumSourcePixels``, ``maximumTotalSourcePixels``, ``maximumSourceFrames``: `422
+///   Unprocessable Content`, answered from the image's header before its pixels are decoded.
+/// - ``maximumOutputDimension``: `400 Bad Request` (the URL asks for too much).
+/// - ``requestTimeout``: `504 Gateway Timeout`.
+/// - ``transformConcurrency`` and ``maximumQueuedTransforms``: `503 Service Unavailable` with
+///   `Retry-After: 1` when the queue is full.
 public struct ImageServerConfiguration: Sendable {
     /// The key thumbor URLs are signed with; `nil` with ``allowsUnsigned`` `false` refuses every
     /// image URL.
@@ -9,28 +22,37 @@ public struct ImageServerConfiguration: Sendable {
     /// Whether `/unsafe/...` URLs are served (thumbor's `ALLOW_UNSAFE_URL`); `false` by default.
     public var allowsUnsigned: Bool = false
     /// Whether sources on loopback, private, link-local and other non-public addresses are fetched;
-    /// `false` by default.
+    /// `false` by default (the downloader's `refusesNonPublicAddresses` is then on).
     public var allowsPrivateSources: Bool = false
     /// The directory that plain (scheme-less) sources are read from; `nil` refuses them.
+    ///
+    /// A plain source is a relative path under this directory: an absolute path, a `..`
+    /// component or a symbolic link that leads out of the directory is refused with `403`; a
+    /// file that does not exist is `404`.
     public var fileRoot: URL?
-    /// Hosts (exact, or `*.example.com`) that http(s) sources may come from; empty allows any
-    /// public host.
+    /// Hosts (exact, or `*.example.com` for its subdomains) that http(s) sources may come from;
+    /// empty allows any public host. A host not on a non-empty list is refused with `403`, and
+    /// redirects are then not followed (a redirect could leave the list): they answer `502`.
     public var allowedSourceHosts: [String] = []
-    /// The largest source body, in bytes.
+    /// The largest source body, in bytes (the downloader's `maximumResponseSize`, and the
+    /// largest file read under ``fileRoot``); more answers `413`.
     public var maximumSourceBytes: Int = 50 * 1024 * 1024
-    /// The largest source frame, in pixels.
+    /// The largest source frame, in pixels (the context's `imageMaxPixelCount`); more answers `422`.
     public var maximumSourcePixels: Int = 50_000_000
-    /// The largest total of pixels over every frame of a source.
+    /// The largest total of pixels over every frame of a source (`imageMaxTotalPixelCount`);
+    /// more answers `422`.
     public var maximumTotalSourcePixels: Int = 200_000_000
-    /// The most frames a source may have.
+    /// The most frames a source may have (`imageMaxFrameCount`); more answers `422`.
     public var maximumSourceFrames: Int = 1000
-    /// The largest output side, in pixels.
+    /// The largest output side, in pixels: a URL asking for more (or whose result would be
+    /// larger) answers `400`.
     public var maximumOutputDimension: Int = 8192
-    /// The longest request path accepted, in bytes.
+    /// The longest request path accepted, in bytes; longer answers `414`.
     public var maximumURLLength: Int = 4096
-    /// The deadline for one request, from arrival to the response.
+    /// The deadline for one request, from arrival to the response; past it the answer is `504`.
     public var requestTimeout: Duration = .seconds(30)
-    /// How many transforms run at once (decode, transform, encode).
+    /// How many transforms run at once (transform and encode; decoding runs on the framework's
+    /// processing executor, whose width is the core count).
     public var transformConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount
     /// How many transforms may wait; beyond that the answer is `503` with `Retry-After`.
     public var maximumQueuedTransforms: Int = 64
@@ -38,6 +60,24 @@ public struct ImageServerConfiguration: Sendable {
     public var cacheMaxAge: Int = 86_400
     /// The quality when the URL gives none (JPEG, WebP, AVIF).
     public var defaultQuality: Int = 80
+
+    /// The bytes of encoded results the server keeps in its own memory tier, in front of the
+    /// result cache (default 64 MiB; 0 turns the tier off). A repeated URL is answered from it
+    /// on the calling thread: no parse, no signature check, no decode, no suspension.
+    public var resultMemoryCapacity: Int = 64 * 1024 * 1024
+    /// The downloader settings for http(s) sources (timeouts, headers, CA files, concurrency).
+    /// The server sets `refusesNonPublicAddresses` (from ``allowsPrivateSources``),
+    /// `maximumResponseSize` (from ``maximumSourceBytes``) and, with an allow-list,
+    /// `maximumRedirects` (0) over what is given here; `allowedNonPublicAddresses` is kept, so
+    /// one inner origin can be let through while the guard stays on.
+    public var downloaderConfiguration = DownloaderConfiguration()
+    /// Loaders for other URL schemes of sources, by lower-case scheme: `["photos": PhotosLoader(...)]`
+    /// serves `photos://` sources (the `PhotosLoader` plug-in). A scheme with no loader answers `400`.
+    public var sourceLoaders: [String: any ImageLoader] = [:]
+    /// Where one line per request goes (``ImageServerAccessLogEntry``); `nil` (the default)
+    /// logs nothing. Called on the thread that answered the request, after the response is made;
+    /// keep it short (`webimage serve` writes ``ImageServerAccessLogEntry/line`` to stderr).
+    public var accessLog: (@Sendable (ImageServerAccessLogEntry) -> Void)?
 
     /// The defaults.
     public init() {}

@@ -1,0 +1,98 @@
+import WebImageCore
+
+/// The pixel work of the filters the framework's transformers do not cover: thumbor's
+/// elliptical `round_corner`, and placing an image on a `fill(...)` canvas.
+enum BitmapCompositing {
+    /// Rounds the four corners of `bitmap` with ellipses of radii `horizontal` x `vertical`
+    /// (each at most half the side): what lies outside becomes `color`, or with `transparent`
+    /// transparent. Edge pixels are blended by their coverage (4 x 4 samples per pixel).
+    static func roundCorners(_ bitmap: Bitmap, horizontal: Int, vertical: Int, color: RGBAColor, transparent: Bool) -> Bitmap {
+        let a = min(max(0, horizontal), bitmap.width / 2)
+        let b = min(max(0, vertical), bitmap.height / 2)
+        guard a > 0, b > 0 else { return bitmap }
+        var output = bitmap
+        if transparent { output.hasAlpha = true }
+        let ra = Double(a), rb = Double(b)
+        let width = bitmap.width, height = bitmap.height, row = bitmap.bytesPerRow
+        output.bytes.withUnsafeMutableBufferPointer { pixels in
+            for y in 0..<b {
+                for x in 0..<a {
+                    // Coverage of pixel (x, y) of the top-left corner box by the ellipse centred at (a, b).
+                    var inside = 0
+                    for sy in 0..<4 {
+                        let py = Double(y) + (Double(sy) + 0.5) / 4
+                        let dy = (py - rb) / rb
+                        for sx in 0..<4 {
+                            let px = Double(x) + (Double(sx) + 0.5) / 4
+                            let dx = (px - ra) / ra
+                            if dx * dx + dy * dy <= 1 { inside += 1 }
+                        }
+                    }
+                    guard inside < 16 else { continue }
+                    let coverage = Double(inside) / 16
+                    for (cx, cy) in [(x, y), (width - 1 - x, y), (x, height - 1 - y), (width - 1 - x, height - 1 - y)] {
+                        let offset = cy * row + cx * 4
+                        if transparent {
+                            pixels[offset + 3] = UInt8((Double(pixels[offset + 3]) * coverage).rounded())
+                        } else {
+                            pixels[offset] = blend(pixels[offset], color.red, coverage)
+                            pixels[offset + 1] = blend(pixels[offset + 1], color.green, coverage)
+                            pixels[offset + 2] = blend(pixels[offset + 2], color.blue, coverage)
+                            pixels[offset + 3] = blend(pixels[offset + 3], color.alpha, coverage)
+                        }
+                    }
+                }
+            }
+        }
+        return output
+    }
+
+    private static func blend(_ pixel: UInt8, _ background: UInt8, _ coverage: Double) -> UInt8 {
+        UInt8((Double(pixel) * coverage + Double(background) * (1 - coverage)).rounded())
+    }
+
+    /// `image` centred on `background` (which sets the size), its pixels replacing the
+    /// background's (thumbor pastes without merging: transparent pixels stay transparent).
+    /// An image larger than the background is cut to it.
+    static func place(_ image: Bitmap, on background: Bitmap) -> Bitmap {
+        var canvas = background
+        let left = (background.width - image.width) / 2
+        let top = (background.height - image.height) / 2
+        let sourceX = max(0, -left), sourceY = max(0, -top)
+        let targetX = max(0, left), targetY = max(0, top)
+        let copyWidth = min(image.width - sourceX, background.width - targetX)
+        let copyHeight = min(image.height - sourceY, background.height - targetY)
+        guard copyWidth > 0, copyHeight > 0 else { return canvas }
+        canvas.hasAlpha = background.hasAlpha || image.hasAlpha
+        canvas.bytes.withUnsafeMutableBufferPointer { target in
+            image.bytes.withUnsafeBufferPointer { source in
+                for y in 0..<copyHeight {
+                    let from = (sourceY + y) * image.bytesPerRow + sourceX * 4
+                    let to = (targetY + y) * background.bytesPerRow + targetX * 4
+                    for index in 0..<(copyWidth * 4) {
+                        target[to + index] = source[from + index]
+                    }
+                }
+            }
+        }
+        return canvas
+    }
+
+    /// The mean colour of `bitmap` (thumbor's `fill(auto)`), opaque.
+    static func meanColor(of bitmap: Bitmap) -> RGBAColor {
+        var sums = (0, 0, 0)
+        let count = max(1, bitmap.width * bitmap.height)
+        bitmap.bytes.withUnsafeBufferPointer { pixels in
+            for y in 0..<bitmap.height {
+                var offset = y * bitmap.bytesPerRow
+                for _ in 0..<bitmap.width {
+                    sums.0 += Int(pixels[offset])
+                    sums.1 += Int(pixels[offset + 1])
+                    sums.2 += Int(pixels[offset + 2])
+                    offset += 4
+                }
+            }
+        }
+        return RGBAColor(red: UInt8(sums.0 / count), green: UInt8(sums.1 / count), blue: UInt8(sums.2 / count))
+    }
+}
