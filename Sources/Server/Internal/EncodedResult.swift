@@ -11,6 +11,8 @@ struct EncodedResult: Sendable {
     var etag: String
     /// Whether the format was negotiated from `Accept` (the response then says `Vary: Accept`).
     var variesWithAccept: Bool
+    /// `max_age(N)` from the URL, which wins over the configuration's max-age (`nil`: none).
+    var maxAge: Int? = nil
 
     /// The memory the entry takes in the result tier (bytes plus a small fixed overhead).
     var cost: Int { bytes.count + contentType.utf8.count + etag.utf8.count + 64 }

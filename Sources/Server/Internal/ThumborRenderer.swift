@@ -9,21 +9,22 @@ import WebImageTransformers
 /// ``BitmapCompositing`` for thumbor's elliptical corners and `fill(...)`.
 ///
 /// Filters and thumbor:
-/// - `blur(r[,s])`: a Gaussian of standard deviation `s` (thumbor: `s` 0 or absent means `r`),
-///   at most 150 (thumbor's cap on the radius).
-/// - `grayscale()`: Rec. 709 luminance (``ColorMatrix/grayscale``).
+/// - `blur(r[,s])`: a Gaussian of standard deviation `s` (the parser gives the radius as
+///   written when `s` is absent or 0), at most ``/WebImageTransformers/BlurTransformer/maximumRadius``.
+///   thumbor truncates its kernel at 150 pixels; this blur is a true Gaussian.
+/// - `grayscale()`: Rec. 709 luminance (``/WebImageTransformers/ColorMatrix/grayscale``).
 /// - `rotate(d)`: counter-clockwise by `d` degrees when `d` is a multiple of 90; other angles
 ///   are ignored, as thumbor ignores them.
-/// - `brightness(n)`: adds `n`% of full scale to each colour channel (thumbor's formula).
-/// - `contrast(n)`: scales each channel's distance from mid-grey by `((n + 100)^2 / 100) / 100`
-///   (thumbor's factor; mid-grey is 127.5 here, 128 in thumbor).
-/// - `saturation(s)`: CSS `saturate(s)` (``ColorMatrix/saturation(_:)``); thumbor's own formula
-///   mixes towards a root-mean-square luminance, so colours differ slightly.
+/// - `brightness(n)`, `contrast(n)`, `saturation(s)`: thumbor's own arithmetic
+///   (``ThumborPixelFilters``).
 /// - `round_corner(a|b,r,g,b[,transparent])`: elliptical corners, anti-aliased by coverage.
-/// - `fill(color)`: the image centred on a canvas of the plan's size (or the requested size,
-///   as thumbor); pixels are pasted, not merged, as thumbor does by default.
-/// - `format`, `quality`, `max_bytes`, `no_upscale`, `upscale`: the plan and the encoder's.
-///   `strip_exif()` and `strip_icc()` change nothing: the encoders write neither EXIF nor ICC.
+/// - `fill(color[,transparent])`: the image centred on a canvas of the plan's size (or the
+///   requested size, as thumbor); pixels are pasted, or with `transparent` composited onto the
+///   fill. A plain colour is also the background JPEG output composites transparency onto.
+/// - `background_color(color)`: transparent pixels composited onto the colour.
+/// - `format`, `quality`, `max_bytes`, `max_age`, `no_upscale`, `upscale`, `stretch`: the
+///   plan's, the encoder's or the response's. `strip_exif()` and `strip_icc()` change nothing:
+///   the encoders write neither EXIF nor ICC data.
 struct ThumborRenderer: Sendable {
     /// The thumbor request.
     var request: ThumborRequest
@@ -35,9 +36,6 @@ struct ThumborRenderer: Sendable {
     var quality: Int
     /// Whether the frames of an animated source are kept (GIF output).
     var keepsAnimation: Bool
-
-    /// The thumbor cap on the blur radius.
-    static let maximumBlurRadius = 150.0
 
     /// The transformed image.
     /// - Throws: ``WebImageError`` from a transformer, or ``ServingFailure`` for a filter
@@ -65,7 +63,7 @@ struct ThumborRenderer: Sendable {
     private func apply(_ filter: ThumborFilter, to image: WebImage) throws -> WebImage {
         switch filter {
         case .blur(let radius, let sigma):
-            let deviation = min(Self.maximumBlurRadius, (sigma ?? 0) > 0 ? sigma! : Double(radius))
+            let deviation = min(BlurTransformer.maximumRadius, sigma.flatMap { $0 > 0 ? $0 : nil } ?? Double(radius))
             guard deviation > 0 else { return image }
             return try BlurTransformer(radius: deviation).transform(image, forKey: "")
         case .grayscale:
@@ -79,19 +77,28 @@ struct ThumborRenderer: Sendable {
             return try FilterTransformer(name: "thumbor.round_corner") {
                 BitmapCompositing.roundCorners($0, horizontal: horizontal, vertical: vertical, color: color, transparent: transparent)
             }.transform(image, forKey: "")
-        case .fill(let text):
-            return try fill(image, color: FillColor(text))
+        case .fill(let text, let transparent):
+            guard let color = ThumborColor(text) else {
+                throw ServingFailure(400, "fill(\(text)): not a colour (a name, hex digits, transparent, auto or blur)")
+            }
+            return try fill(image, color: color, merging: transparent)
+        case .backgroundColor(let text):
+            let color: RGBAColor
+            switch ThumborColor(text) {
+            case .rgba(let rgba)?: color = rgba
+            case .transparent?: return image
+            case .auto?: color = BitmapCompositing.meanColor(of: image.bitmap)
+            case .blur?, nil: throw ServingFailure(400, "background_color(\(text)): not a colour")
+            }
+            return try FilterTransformer(name: "thumbor.background_color") { ThumborPixelFilters.background($0, color: color) }.transform(image, forKey: "")
         case .brightness(let amount):
-            let clamped = min(100, max(-100, amount))
-            return try ColorMatrixTransformer(matrix: .brightness(Double(clamped) / 100)).transform(image, forKey: "")
+            return try FilterTransformer(name: "thumbor.brightness") { ThumborPixelFilters.brightness($0, amount: amount) }.transform(image, forKey: "")
         case .contrast(let amount):
-            let clamped = min(100, max(-100, amount))
-            let factor = Double((clamped + 100) * (clamped + 100) / 100) / 100
-            return try ColorMatrixTransformer(matrix: .contrast(factor)).transform(image, forKey: "")
+            return try FilterTransformer(name: "thumbor.contrast") { ThumborPixelFilters.contrast($0, amount: amount) }.transform(image, forKey: "")
         case .saturation(let factor):
             guard factor.isFinite else { throw ServingFailure(400, "saturation(\(factor)) is not a finite number") }
-            return try ColorMatrixTransformer(matrix: .saturation(max(0, factor))).transform(image, forKey: "")
-        case .format, .quality, .noUpscale, .upscale, .maxBytes, .stripExif, .stripICC:
+            return try FilterTransformer(name: "thumbor.saturation") { ThumborPixelFilters.saturation($0, factor: factor) }.transform(image, forKey: "")
+        case .format, .quality, .noUpscale, .upscale, .stretch, .maxBytes, .maxAge, .stripExif, .stripICC:
             return image
         }
     }
@@ -105,17 +112,18 @@ struct ThumborRenderer: Sendable {
         return PixelSize(width: width, height: height)
     }
 
-    private func fill(_ image: WebImage, color: FillColor) throws -> WebImage {
+    private func fill(_ image: WebImage, color: ThumborColor, merging: Bool) throws -> WebImage {
         let canvas = canvasSize(for: image)
         guard !canvas.isEmpty else { return image }
         switch color {
-        case .color(let rgba):
+        case .rgba, .transparent:
+            let rgba: RGBAColor = if case .rgba(let value) = color { value } else { .clear }
             let background = try Bitmap(width: canvas.width, height: canvas.height, fill: rgba, hasAlpha: rgba.alpha < 255)
-            return try FilterTransformer(name: "thumbor.fill") { BitmapCompositing.place($0, on: background) }.transform(image, forKey: "")
+            return try FilterTransformer(name: "thumbor.fill") { BitmapCompositing.place($0, on: background, merging: merging) }.transform(image, forKey: "")
         case .auto:
             return try FilterTransformer(name: "thumbor.fill.auto") { bitmap in
                 let background = try Bitmap(width: canvas.width, height: canvas.height, fill: BitmapCompositing.meanColor(of: bitmap), hasAlpha: false)
-                return BitmapCompositing.place(bitmap, on: background)
+                return BitmapCompositing.place(bitmap, on: background, merging: merging)
             }.transform(image, forKey: "")
         case .blur:
             let blur = BlurTransformer(radius: 50)
@@ -123,7 +131,7 @@ struct ThumborRenderer: Sendable {
             return try FilterTransformer(name: "thumbor.fill.blur") { bitmap in
                 let still = WebImage(bitmap: bitmap)
                 let background = try stretch.transform(blur.transform(still, forKey: ""), forKey: "").bitmap
-                return BitmapCompositing.place(bitmap, on: background)
+                return BitmapCompositing.place(bitmap, on: background, merging: merging)
             }.transform(image, forKey: "")
         }
     }
@@ -131,8 +139,8 @@ struct ThumborRenderer: Sendable {
     /// The fill colour, when the filters have a plain-colour `fill(...)`: the background JPEG
     /// output composites transparent pixels onto (white otherwise).
     var backgroundColor: RGBAColor {
-        for case .fill(let text) in request.filters.reversed() {
-            if case .color(let color)? = try? FillColor(text), color.alpha == 255 { return color }
+        for case .fill(let text, _) in request.filters.reversed() {
+            if case .rgba(let color)? = ThumborColor(text), color.alpha == 255 { return color }
         }
         return .white
     }

@@ -195,10 +195,14 @@ public final class ImageServer: ServerRequestHandler {
             return current
         }
         let choice = try OutputFormatChoice.choose(format: requestedFormat, accept: accept, coder: coder)
+        let maxAge = thumbor.filters.reduce(Int?.none) { current, filter in
+            if case .maxAge(let seconds) = filter { return seconds }
+            return current
+        }
         let resultKey = Self.resultKey(for: thumbor, choice: choice)
 
         if let resultCache, let cached = await resultCache.queryImage(forKey: resultKey, options: [.avoidDecodeImage], context: WebImageContext(), cacheType: .all), let bytes = cached.data, !bytes.isEmpty {
-            let result = EncodedResult(bytes: bytes, contentType: ImageFormat.detect(bytes).servedMediaType, etag: Self.etag(of: bytes), variesWithAccept: choice.variesWithAccept)
+            let result = EncodedResult(bytes: bytes, contentType: ImageFormat.detect(bytes).servedMediaType, etag: Self.etag(of: bytes), variesWithAccept: choice.variesWithAccept, maxAge: maxAge)
             resultMemory.set(result, forKey: memoryKey)
             let tier: ImageServerCacheTier = switch cached.cacheType {
             case .memory: .resultCacheMemory
@@ -249,7 +253,7 @@ public final class ImageServer: ServerRequestHandler {
             outcome = try await admission.run {
                 do {
                     let bytes = try renderer.encode(renderer.render(original), coder: coder)
-                    return .success(EncodedResult(bytes: bytes, contentType: format.servedMediaType, etag: Self.etag(of: bytes), variesWithAccept: variesWithAccept))
+                    return .success(EncodedResult(bytes: bytes, contentType: format.servedMediaType, etag: Self.etag(of: bytes), variesWithAccept: variesWithAccept, maxAge: maxAge))
                 } catch let failure as ServingFailure {
                     return .failure(failure)
                 } catch {
@@ -316,7 +320,7 @@ public final class ImageServer: ServerRequestHandler {
     func imageResponse(_ result: EncodedResult, for request: ServerRequest) -> ServerResponse {
         var headers: [(name: String, value: String)] = [
             ("Content-Type", result.contentType),
-            ("Cache-Control", "public, max-age=\(configuration.cacheMaxAge)"),
+            ("Cache-Control", Self.cacheControl(maxAge: result.maxAge ?? configuration.cacheMaxAge)),
             ("ETag", result.etag),
         ]
         if result.variesWithAccept { headers.append(("Vary", "Accept")) }
@@ -325,6 +329,11 @@ public final class ImageServer: ServerRequestHandler {
             return ServerResponse(status: 304, headers: headers)
         }
         return ServerResponse(status: 200, headers: headers, body: result.bytes)
+    }
+
+    /// `public, max-age=N`, or `no-cache` for 0 (`max_age(0)`: the client must revalidate).
+    static func cacheControl(maxAge: Int) -> String {
+        maxAge > 0 ? "public, max-age=\(maxAge)" : "no-cache"
     }
 
     /// Whether an `If-None-Match` value names `etag` (weak comparison, as RFC 9110 asks for

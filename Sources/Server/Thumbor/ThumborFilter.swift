@@ -9,9 +9,12 @@ public import WebImageCore
 /// the geometry (`stretch`, `no_upscale`, `upscale`, `fill`'s canvas, `rotate`'s turn of the
 /// canvas); the others act on pixels or on the encoder.
 ///
+/// `focal(AxB:CxD)` is not a case: the parser puts its regions in
+/// ``ThumborRequest/focalRegions``, which the plan's crop centres on.
+///
 /// Names thumbor does not know, and thumbor filters this server does not implement
 /// (`watermark`, `sharpen`, `equalize`, `noise`, `rgb`, `colorize`, `curve`, `convolution`,
-/// `frame`, `focal`, `extract_focal`, `redeye`, `proportion`, `autojpg`, `cover`, ...), are skipped,
+/// `frame`, `extract_focal`, `redeye`, `proportion`, `autojpg`, `cover`, ...), are skipped,
 /// as thumbor skips names it does not know (``ThumborRequest/ignoredFilters`` lists them).
 public enum ThumborFilter: Hashable, Sendable {
     /// `format(jpeg|jpg|png|webp|avif|gif|auto)`: the output format (`jpg` is `jpeg`; quotes
@@ -37,13 +40,15 @@ public enum ThumborFilter: Hashable, Sendable {
     /// made transparent instead.
     case roundCorner(horizontalRadius: Int, verticalRadius: Int, color: RGBAColor, transparent: Bool)
     /// `fill(color[,transparent])`: the image centred on a canvas of ``ThumborPlan/canvas``
-    /// filled with `color` (a colour name, hex digits without `#`, `transparent`, `auto` for
-    /// the image's median colour, or `blur` for a blurred stretched copy of the image); with
-    /// `transparent` true, transparent pixels of the image are blended onto the fill instead of
-    /// replacing it.
+    /// (at ``ThumborPlan/placement(of:)``) filled with `color`, as written in the URL; read it
+    /// with ``ThumborColor/init(_:)`` (a colour name, hex digits without `#`, `transparent`,
+    /// `auto` for the image's mean colour, or `blur`; the parser accepts nothing else). With
+    /// `transparent` true, the image's transparent pixels are blended onto the fill; false
+    /// (the default), the image's pixels replace the canvas's, alpha included.
     case fill(String, transparent: Bool = false)
-    /// `background_color(color)`: transparent pixels blended onto `color` (a colour name or hex
-    /// digits without `#`); the size does not change.
+    /// `background_color(color)`: the image blended onto a canvas of its own size filled with
+    /// `color` (read it with ``ThumborColor/init(_:)``; never `blur`), so transparent pixels
+    /// take the colour.
     case backgroundColor(String)
     /// `no_upscale()`: the requested width and height are capped at the source's before
     /// anything else (so a normal resize never enlarges).
@@ -53,11 +58,13 @@ public enum ThumborFilter: Hashable, Sendable {
     /// `stretch()`: resize to exactly the requested width and height without cropping to
     /// their aspect ratio first.
     case stretch
-    /// `max_bytes(N)`, N at least 1: lower the quality until the output is at most N bytes
-    /// (thumbor: quality times 0.75 per try, giving up below 10). `max_bytes(0)` is no limit
-    /// and is dropped by the parser.
+    /// `max_bytes(N)`, N at least 1: for JPEG and WebP output only, when the encoded image is
+    /// larger than N bytes, encode again with the quality times 0.75 (truncated) until it fits;
+    /// when the quality would fall below 10, thumbor keeps the first encoding. `max_bytes(0)` is
+    /// no limit and is dropped by the parser.
     case maxBytes(Int)
-    /// `max_age(N)`: the response's `Cache-Control: max-age` in seconds (0: not cacheable).
+    /// `max_age(N)`: the response's `Cache-Control` max-age in seconds instead of the server's
+    /// (thumbor sends `max-age=N,public`, and no `Cache-Control` at all for 0).
     case maxAge(Int)
     /// `brightness(N)`, -100 to 100: `255 * N / 100` (truncated) added to each colour channel,
     /// clamped to 0...255.

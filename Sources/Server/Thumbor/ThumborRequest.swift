@@ -1,14 +1,23 @@
 /// One thumbor-style image URL, parsed: how it is signed, the geometry it asks for, its filters
 /// and its source (`/<signature|unsafe>/[trim/][AxB:CxD/][fit-in/][-]WxH/[halign/][valign/][smart/][filters:.../]<image>`).
 ///
-/// ``ThumborURLParser`` makes one from a path; ``plan(sourceSize:)`` turns it into the crop, size
-/// and flips for a source of a given size, with thumbor's semantics.
+/// ``ThumborURLParser`` makes one from a path with thumbor 7.8's grammar; ``plan(sourceSize:)``
+/// turns it into the crop, size, canvas and flips for a source of a given size, with thumbor's
+/// semantics. The defaults of the initializer are thumbor's (no crop, centre/middle, no fit-in).
+///
+/// ```swift
+/// let request = try ThumborURLParser.parse("/unsafe/fit-in/300x200/filters:format(webp)/https%3A%2F%2Fexample.com%2Fa.jpg")
+/// request.source // "https://example.com/a.jpg"
+/// request.plan(sourceSize: PixelSize(width: 1000, height: 500)).size // 300x150
+/// ```
 public struct ThumborRequest: Hashable, Sendable {
     /// How the URL is authorised.
     public enum Security: Hashable, Sendable {
         /// `/unsafe/...`: no signature (refused unless the server allows unsigned URLs).
         case unsafe
-        /// `/<signature>/...`: URL-safe base64 HMAC-SHA1 of ``ThumborRequest/signedPart``.
+        /// `/<signature>/...`: URL-safe base64 HMAC-SHA1 of ``ThumborRequest/signedPart``, as
+        /// written in the path but percent-decoded once (so `%3D` is `=`); check it with
+        /// ``ThumborSigner/isValid(signature:for:)``.
         case signed(String)
     }
 
@@ -48,6 +57,10 @@ public struct ThumborRequest: Hashable, Sendable {
 
     /// `trim[:top-left|bottom-right][:tolerance]`: which corner's colour is trimmed, and how far
     /// a pixel may differ from it and still be trimmed.
+    ///
+    /// As thumbor 7.8 reads it, the field after `trim:` is always the corner: `trim:10` is the
+    /// corner "10", which thumbor takes as bottom-right, with tolerance 0 (write
+    /// `trim:top-left:10` for a tolerance). ``region(in:)`` finds what it keeps.
     public struct Trim: Hashable, Sendable {
         /// Whether the bottom-right pixel (not the top-left one) gives the colour.
         public var fromBottomRight: Bool
@@ -83,11 +96,13 @@ public struct ThumborRequest: Hashable, Sendable {
 
     /// The signature or `unsafe`.
     public var security: Security
-    /// The part of the path the signature covers: everything after the signature and its slash.
+    /// The part of the path the signature covers: everything after the signature (or
+    /// `unsafe`) and its slash, exactly as received (still percent-encoded), as thumbor signs it.
     public var signedPart: String
     /// `trim`, when asked for.
     public var trim: Trim?
-    /// The manual crop, when given.
+    /// The manual crop, when given with at least one edge above 0 (thumbor ignores
+    /// `0x0:0x0`); coordinates past the image are clamped by the plan.
     public var crop: Crop?
     /// The fit-in mode.
     public var fitIn: FitIn
@@ -111,6 +126,11 @@ public struct ThumborRequest: Hashable, Sendable {
     public var verticalAlignment: VerticalAlignment
     /// `smart` (accepted; without a detector the crop is centred, or aligned as asked).
     public var smart: Bool
+    /// The regions of interest of `focal(AxB:CxD)` filters (left, top, right, bottom in
+    /// source pixels), in the URL's order: when there are any, the crop to the requested aspect
+    /// ratio centres on their centre of mass (weighted by area) instead of `halign`/`valign`.
+    /// They are not in ``filters``; a region with no area is skipped, as thumbor skips it.
+    public var focalRegions: [Crop]
     /// The filters, in the URL's order.
     public var filters: [ThumborFilter]
     /// The pieces of the `filters:` part that were skipped because their names are not
@@ -121,7 +141,7 @@ public struct ThumborRequest: Hashable, Sendable {
     public var source: String
 
     /// A request from its parts; the defaults are thumbor's.
-    public init(security: Security = .unsafe, signedPart: String = "", trim: Trim? = nil, crop: Crop? = nil, fitIn: FitIn = .none, width: Int? = nil, height: Int? = nil, usesSourceWidth: Bool = false, usesSourceHeight: Bool = false, flipsHorizontally: Bool = false, flipsVertically: Bool = false, horizontalAlignment: HorizontalAlignment = .center, verticalAlignment: VerticalAlignment = .middle, smart: Bool = false, filters: [ThumborFilter] = [], ignoredFilters: [String] = [], source: String) {
+    public init(security: Security = .unsafe, signedPart: String = "", trim: Trim? = nil, crop: Crop? = nil, fitIn: FitIn = .none, width: Int? = nil, height: Int? = nil, usesSourceWidth: Bool = false, usesSourceHeight: Bool = false, flipsHorizontally: Bool = false, flipsVertically: Bool = false, horizontalAlignment: HorizontalAlignment = .center, verticalAlignment: VerticalAlignment = .middle, smart: Bool = false, focalRegions: [Crop] = [], filters: [ThumborFilter] = [], ignoredFilters: [String] = [], source: String) {
         self.security = security
         self.signedPart = signedPart
         self.trim = trim
@@ -136,6 +156,7 @@ public struct ThumborRequest: Hashable, Sendable {
         self.horizontalAlignment = horizontalAlignment
         self.verticalAlignment = verticalAlignment
         self.smart = smart
+        self.focalRegions = focalRegions
         self.filters = filters
         self.ignoredFilters = ignoredFilters
         self.source = source

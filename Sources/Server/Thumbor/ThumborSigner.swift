@@ -10,7 +10,8 @@
 ///
 /// ```swift
 /// let signer = ThumborSigner(key: "MY_SECURE_KEY")
-/// let path = "/" + signer.signature(for: "300x200/smart/example.com/a.jpg") + "/300x200/smart/example.com/a.jpg"
+/// let path = signer.signedPath("fit-in/300x200/https%3A%2F%2Fexample.com%2Fa.jpg")
+/// // "/<28 characters>=/fit-in/300x200/https%3A%2F%2Fexample.com%2Fa.jpg"
 /// ```
 ///
 /// A value type with no shared state; safe from any thread.
@@ -27,6 +28,16 @@ public struct ThumborSigner: Sendable {
     /// 28 characters of URL-safe base64 (`-` and `_` for `+` and `/`), ending in `=`.
     public func signature(for signedPart: String) -> String {
         String(decoding: signatureBytes(for: signedPart), as: UTF8.self)
+    }
+
+    /// The request path for `signedPart`: `/<signature>/<signedPart>`.
+    ///
+    /// `signedPart` is the path after the signature as it will be sent, percent-encoding
+    /// included (encode the image URL before signing: `https%3A%2F%2F...`); a leading `/`
+    /// is not part of it and is dropped.
+    public func signedPath(_ signedPart: String) -> String {
+        let part = signedPart.hasPrefix("/") ? String(signedPart.dropFirst()) : signedPart
+        return "/\(signature(for: part))/\(part)"
     }
 
     /// Whether `signature` is the signature of `signedPart`.

@@ -99,6 +99,7 @@ public enum ThumborURLParser {
             let parsed = try ThumborFilterParser.parse(text, path: path)
             request.filters = parsed.filters
             request.ignoredFilters = parsed.ignored
+            request.focalRegions = parsed.focalRegions
         }
         guard let source = ThumborPercentDecoding.decode(match.image) else {
             throw WebImageError(.invalidURL, "the image is not UTF-8 once decoded in \(path)")
@@ -107,17 +108,16 @@ public enum ThumborURLParser {
         return request
     }
 
-    /// `trim[:top-left|bottom-right][:N]` (already matched by the grammar). A tolerance above
-    /// 442 trims like 442 (no colour is further than 441.7 from another), so it is capped there.
+    /// `trim[:top-left|bottom-right][:N]` (already matched by the grammar), read as thumbor
+    /// 7.8 reads it (`RequestParameters`): the second field is the corner and the third the
+    /// tolerance, so `trim:10` names a corner "10", which thumbor's trimming takes as the
+    /// bottom-right one, with tolerance 0. A tolerance above 442 trims like 442 (no colour is
+    /// further than 441.7 from another), so it is capped there.
     private static func parseTrim(_ text: String) -> ThumborRequest.Trim {
+        let fields = text.split(separator: ":", omittingEmptySubsequences: false)
         var trim = ThumborRequest.Trim()
-        for part in text.split(separator: ":").dropFirst() {
-            if part == "bottom-right" {
-                trim.fromBottomRight = true
-            } else if part != "top-left" {
-                trim.tolerance = min(number(part), 442)
-            }
-        }
+        if fields.count > 1 { trim.fromBottomRight = fields[1] != "top-left" }
+        if fields.count > 2 { trim.tolerance = min(number(fields[2]), 442) }
         return trim
     }
 

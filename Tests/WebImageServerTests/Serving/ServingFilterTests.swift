@@ -120,3 +120,29 @@ import WebImageTestSupport
         #expect(greyLast[0, 0].red == greyLast[0, 0].green)
     }
 }
+
+extension ServingFilterTests {
+    @Test func backgroundColorFillsTransparency() async throws {
+        let image = try await render([.backgroundColor("00ff00")], source: "b.png")
+        #expect(!image.hasAlpha)
+        // The PNG's top-left pixel is fully transparent: it becomes the background.
+        #expect(image.bitmap[0, 0] == RGBAColor(red: 0, green: 255, blue: 0))
+    }
+
+    @Test func fillCanMergeTransparency() async throws {
+        let pasted = try await render([.fill("ff0000", transparent: false)], width: 60, height: 60, fitIn: .fitIn, source: "b.png")
+        let merged = try await render([.fill("ff0000", transparent: true)], width: 60, height: 60, fitIn: .fitIn, source: "b.png")
+        // The image's transparent top-left pixel sits at (10, 15) on the 60x60 canvas.
+        #expect(pasted.bitmap[10, 15].alpha == 0)
+        #expect(merged.bitmap[10, 15] == RGBAColor(red: 255, green: 0, blue: 0))
+    }
+
+    @Test func thumborArithmeticForColourFilters() throws {
+        let bitmap = try Bitmap(width: 1, height: 1, bytes: [200, 100, 10, 255], hasAlpha: false)
+        #expect(ThumborPixelFilters.brightness(bitmap, amount: 10)[0, 0] == RGBAColor(red: 225, green: 125, blue: 35))
+        // k = (50 + 100)^2 / 100 = 225: 225 * 72 / 100 + 128 = 290 -> 255; 225 * -28 / 100 + 128 = 65 (C truncation).
+        #expect(ThumborPixelFilters.contrast(bitmap, amount: 50)[0, 0] == RGBAColor(red: 255, green: 65, blue: 0))
+        let gray = ThumborPixelFilters.saturation(bitmap, factor: 0)[0, 0]
+        #expect(gray.red == gray.green && gray.green == gray.blue && gray.red == 133)
+    }
+}

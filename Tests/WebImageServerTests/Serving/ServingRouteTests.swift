@@ -108,3 +108,60 @@ import SwiftWebImage
         #expect(entry.line == "- GET /a%0Ab%20c 400 3 1.2ms none")
     }
 }
+
+/// The same checks through real paths, parsed and signed as clients send them.
+@Suite struct ServingURLTests {
+    @Test func anUnsafePathIsServedWhenAllowed() async throws {
+        let fixture = try ServingFixture()
+        let response = await fixture.get(path: "/unsafe/filters:format(png)/photos/a.jpg")
+        #expect(response.status == 200)
+        #expect(response.header("Content-Type") == "image/png")
+        let refused = try ServingFixture { $0.allowsUnsigned = false }
+        #expect(await refused.get(path: "/unsafe/photos/a.jpg").status == 403)
+    }
+
+    @Test func aSignedPathIsServedAndATamperedOneIs403() async throws {
+        let fixture = try ServingFixture { $0.allowsUnsigned = false }
+        let signedPart = "filters:format(png)/photos/a.jpg"
+        let signature = ThumborSigner(key: "secret").signature(for: signedPart)
+        let response = await fixture.get(path: "/\(signature)/\(signedPart)")
+        #expect(response.status == 200, "\(response.text)")
+        #expect(response.header("Content-Type") == "image/png")
+        let tampered = await fixture.get(path: "/\(signature)/filters:format(jpeg)/photos/a.jpg")
+        #expect(tampered.status == 403)
+        let otherKey = ThumborSigner(key: "other").signature(for: signedPart)
+        #expect(await fixture.get(path: "/\(otherKey)/\(signedPart)").status == 403)
+    }
+
+    @Test func theSignedAndUnsafeFormsShareTheResultCache() async throws {
+        let results = MemoryCache()
+        let fixture = try ServingFixture(resultCache: results)
+        let loads = Locked(0)
+        fixture.server.hooks.withLock { $0.afterLoad = { _ in loads.withLock { $0 += 1 } } }
+        let unsafe = await fixture.get(path: "/unsafe/photos/a.jpg")
+        let key = ImageServer.resultKey(for: ThumborRequest(signedPart: "photos/a.jpg", source: "photos/a.jpg"), choice: .negotiated(.source))
+        while await results.queryImage(forKey: key) == nil { await Task.yield() }
+        let signature = ThumborSigner(key: "secret").signature(for: "photos/a.jpg")
+        let signed = await fixture.get(path: "/\(signature)/photos/a.jpg")
+        #expect(signed.status == 200)
+        #expect(signed.body == unsafe.body)
+        #expect(loads.withLock { $0 } == 1)
+    }
+
+    @Test func anOriginURLInThePathIsServed() async throws {
+        let fixture = try ServingFixture()
+        let response = await fixture.get(path: "/unsafe/" + fixture.originSource("/a.jpg"))
+        #expect(response.status == 200, "\(response.text)")
+        #expect(fixture.origin.statistics(for: "/a.jpg").requestCount == 1)
+    }
+
+    @Test func maxAgeOverridesTheCacheControl() async throws {
+        let fixture = try ServingFixture()
+        let response = await fixture.get(path: "/unsafe/filters:max_age(60)/photos/a.jpg")
+        #expect(response.header("Cache-Control") == "public, max-age=60")
+        let again = await fixture.get(path: "/unsafe/filters:max_age(60)/photos/a.jpg")
+        #expect(again.header("Cache-Control") == "public, max-age=60")
+        let none = await fixture.get(path: "/unsafe/filters:max_age(0)/photos/a.jpg")
+        #expect(none.header("Cache-Control") == "no-cache")
+    }
+}

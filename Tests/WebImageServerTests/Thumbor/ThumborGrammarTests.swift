@@ -3,7 +3,9 @@ import WebImageServer
 
 /// One path and how thumbor 7.8 splits it: the expected values were computed by running
 /// libthumbor 2.0.2's `Url.regex()` (what thumbor 7.8 routes with, anchored as tornado anchors
-/// it) on each path in Python, and percent-decoding the captures once as tornado does.
+/// it) on each path in Python, percent-decoding the captures once as tornado does, and reading
+/// `trim` with thumbor's own `RequestParameters` (where `trim:25` is the corner "25", which the
+/// trimming takes as bottom-right, with tolerance 0).
 struct GrammarCase: Sendable, CustomTestStringConvertible {
     var path: String
     var security: String
@@ -70,8 +72,10 @@ struct GrammarCase: Sendable, CustomTestStringConvertible {
         GrammarCase("/unsafe/trim/a.jpg", security: "unsafe", signedPart: "trim/a.jpg", trim: [0, 0], crop: nil, fitIn: "none", width: nil, height: nil, widthIsOrig: false, heightIsOrig: false, flips: [false, false], halign: "center", valign: "middle", smart: false, filters: nil, source: "a.jpg"),
         GrammarCase("/unsafe/trim:bottom-right/a.jpg", security: "unsafe", signedPart: "trim:bottom-right/a.jpg", trim: [1, 0], crop: nil, fitIn: "none", width: nil, height: nil, widthIsOrig: false, heightIsOrig: false, flips: [false, false], halign: "center", valign: "middle", smart: false, filters: nil, source: "a.jpg"),
         GrammarCase("/unsafe/trim:top-left:10/a.jpg", security: "unsafe", signedPart: "trim:top-left:10/a.jpg", trim: [0, 10], crop: nil, fitIn: "none", width: nil, height: nil, widthIsOrig: false, heightIsOrig: false, flips: [false, false], halign: "center", valign: "middle", smart: false, filters: nil, source: "a.jpg"),
-        GrammarCase("/unsafe/trim:25/a.jpg", security: "unsafe", signedPart: "trim:25/a.jpg", trim: [0, 25], crop: nil, fitIn: "none", width: nil, height: nil, widthIsOrig: false, heightIsOrig: false, flips: [false, false], halign: "center", valign: "middle", smart: false, filters: nil, source: "a.jpg"),
-        GrammarCase("/unsafe/trim:1000/a.jpg", security: "unsafe", signedPart: "trim:1000/a.jpg", trim: [0, 442], crop: nil, fitIn: "none", width: nil, height: nil, widthIsOrig: false, heightIsOrig: false, flips: [false, false], halign: "center", valign: "middle", smart: false, filters: nil, source: "a.jpg"),
+        GrammarCase("/unsafe/trim:25/a.jpg", security: "unsafe", signedPart: "trim:25/a.jpg", trim: [1, 0], crop: nil, fitIn: "none", width: nil, height: nil, widthIsOrig: false, heightIsOrig: false, flips: [false, false], halign: "center", valign: "middle", smart: false, filters: nil, source: "a.jpg"),
+        GrammarCase("/unsafe/trim:1000/a.jpg", security: "unsafe", signedPart: "trim:1000/a.jpg", trim: [1, 0], crop: nil, fitIn: "none", width: nil, height: nil, widthIsOrig: false, heightIsOrig: false, flips: [false, false], halign: "center", valign: "middle", smart: false, filters: nil, source: "a.jpg"),
+        GrammarCase("/unsafe/trim:bottom-right:1000/a.jpg", security: "unsafe", signedPart: "trim:bottom-right:1000/a.jpg", trim: [1, 442], crop: nil, fitIn: "none", width: nil, height: nil, widthIsOrig: false, heightIsOrig: false, flips: [false, false], halign: "center", valign: "middle", smart: false, filters: nil, source: "a.jpg"),
+        GrammarCase("/unsafe/trim:top-left:0/a.jpg", security: "unsafe", signedPart: "trim:top-left:0/a.jpg", trim: [0, 0], crop: nil, fitIn: "none", width: nil, height: nil, widthIsOrig: false, heightIsOrig: false, flips: [false, false], halign: "center", valign: "middle", smart: false, filters: nil, source: "a.jpg"),
         GrammarCase("/unsafe/left/top/a.jpg", security: "unsafe", signedPart: "left/top/a.jpg", trim: nil, crop: nil, fitIn: "none", width: nil, height: nil, widthIsOrig: false, heightIsOrig: false, flips: [false, false], halign: "left", valign: "top", smart: false, filters: nil, source: "a.jpg"),
         GrammarCase("/unsafe/right/bottom/smart/a.jpg", security: "unsafe", signedPart: "right/bottom/smart/a.jpg", trim: nil, crop: nil, fitIn: "none", width: nil, height: nil, widthIsOrig: false, heightIsOrig: false, flips: [false, false], halign: "right", valign: "bottom", smart: true, filters: nil, source: "a.jpg"),
         GrammarCase("/unsafe/center/middle/a.jpg", security: "unsafe", signedPart: "center/middle/a.jpg", trim: nil, crop: nil, fitIn: "none", width: nil, height: nil, widthIsOrig: false, heightIsOrig: false, flips: [false, false], halign: "center", valign: "middle", smart: false, filters: nil, source: "a.jpg"),

@@ -25,6 +25,26 @@ import Testing
         #expect(signer.isValid(signature: expected, for: signedPart))
     }
 
+    /// thumbor 7.8.0 (key `my-security-key`) answered 200 to
+    /// `/8GUu6psnUkkxV0M5pXl9xE3t04g=/fit-in/100x100/1000x500%2Epng` and 400 to the same path
+    /// signed over its decoded form (`PuzSO65ZmdeC3QuPCljhyNPegvY=`): the signature covers the
+    /// path as received, still percent-encoded.
+    @Test func theSignatureCoversThePathAsReceived() throws {
+        let request = try ThumborURLParser.parse("/8GUu6psnUkkxV0M5pXl9xE3t04g=/fit-in/100x100/1000x500%2Epng")
+        let signer = ThumborSigner(key: "my-security-key")
+        #expect(request.signedPart == "fit-in/100x100/1000x500%2Epng")
+        #expect(signer.isValid(signature: "8GUu6psnUkkxV0M5pXl9xE3t04g=", for: request.signedPart))
+        #expect(!signer.isValid(signature: "PuzSO65ZmdeC3QuPCljhyNPegvY=", for: request.signedPart))
+        #expect(request.source == "1000x500.png")
+    }
+
+    @Test func signedPathPutsTheSignatureFirst() {
+        let signer = ThumborSigner(key: "my-security-key")
+        let expected = "/8ammJH8D-7tXy6kU3lTvoXlhu4o=/300x200/my.server.com/some/path/to/image.jpg"
+        #expect(signer.signedPath("300x200/my.server.com/some/path/to/image.jpg") == expected)
+        #expect(signer.signedPath("/300x200/my.server.com/some/path/to/image.jpg") == expected)
+    }
+
     @Test func refusesWrongSignatures() {
         let signer = ThumborSigner(key: "my-security-key")
         let part = "300x200/my.server.com/some/path/to/image.jpg"

@@ -72,6 +72,10 @@ import WebImageServer
         ("fill(red,yes)", "not true, false"),
         ("fill()", "expected 1 to 2 arguments"),
         ("background_color(a-b)", "not a colour name"),
+        ("background_color(blur)", "not a colour name"),
+        ("fill(reddish)", "not a colour name"),
+        ("fill(12345)", "not a colour name"),
+        ("fill(Transparent)", "not a colour name"),
         ("grayscale(1)", "expected 0 arguments, got 1"),
         ("upscale(true)", "expected 0 arguments"),
         ("max_bytes(-5)", "not a whole number"),
@@ -128,6 +132,20 @@ import WebImageServer
     ])
     func parsesFilterArguments(filter: String, expected: ThumborFilter) throws {
         #expect(try filters("/unsafe/filters:\(filter)/a.jpg") == [expected])
+    }
+
+    @Test func focalRegionsAreKeptApartFromTheFilters() throws {
+        let request = try ThumborURLParser.parse("/unsafe/300x300/filters:quality(80):focal(10x20:30x40):focal('1x1:1x5'):focal( 5x5:9x9 )/a.jpg")
+        #expect(request.filters == [.quality(80)])
+        // The second region has no area: thumbor skips it.
+        #expect(request.focalRegions == [.init(left: 10, top: 20, right: 30, bottom: 40), .init(left: 5, top: 5, right: 9, bottom: 9)])
+        #expect(request.ignoredFilters.isEmpty)
+    }
+
+    @Test(arguments: ["focal(10x20)", "focal(10x20:30)", "focal(ax1:2x3)", "focal(1x2:3x4:5x6)", "focal(30x20:10x40)", "focal()"])
+    func refusesMalformedFocalRegions(filter: String) throws {
+        let message = try #require(failure("/unsafe/filters:\(filter)/a.jpg"))
+        #expect(message.contains("filter \(filter):"), "\(message)")
     }
 
     @Test func dropsMaxBytesZeroAsThumborDoes() throws {

@@ -17,6 +17,8 @@ enum ThumborFilterParser {
         var filters: [ThumborFilter] = []
         /// The pieces whose names were not recognised, as written.
         var ignored: [String] = []
+        /// The regions of the `focal(...)` filters, in the URL's order.
+        var focalRegions: [ThumborRequest.Crop] = []
     }
 
     /// thumbor's largest blur radius (`MAX_RADIUS` in `thumbor/filters/blur.py`).
@@ -40,7 +42,9 @@ enum ThumborFilterParser {
             let inside = piece.dropFirst(name.count + 1).dropLast()
             let arguments: [Substring] = inside.allSatisfy(\.isWhitespace) ? [] : inside.split(separator: ",", omittingEmptySubsequences: false).map(trimmed)
             var parser = ArgumentReader(filter: piece, path: path, arguments: arguments)
-            if let filter = try parser.filter(kind) {
+            if kind == .focal {
+                if let region = try parser.focalRegion() { result.focalRegions.append(region) }
+            } else if let filter = try parser.filter(kind) {
                 result.filters.append(filter)
             }
         }
@@ -57,7 +61,7 @@ enum ThumborFilterParser {
 
     /// The filter names this server implements.
     enum Kind: String {
-        case format, quality, blur, grayscale, rotate, fill, upscale, brightness, contrast, saturation, stretch
+        case format, quality, blur, grayscale, rotate, fill, upscale, brightness, contrast, saturation, stretch, focal
         case roundCorner = "round_corner"
         case noUpscale = "no_upscale"
         case maxBytes = "max_bytes"
@@ -76,9 +80,25 @@ enum ThumborFilterParser {
         /// The arguments, trimmed.
         let arguments: [Substring]
 
+        /// `focal(AxB:CxD)`: a region of interest by its left, top, right and bottom edges;
+        /// `nil` for one with no area, which thumbor skips.
+        func focalRegion() throws(WebImageError) -> ThumborRequest.Crop? {
+            try count(1...1)
+            var value = arguments[0]
+            if value.count >= 3, value.first == "'", value.last == "'" { value = value.dropFirst().dropLast() }
+            let numbers = value.split(separator: ":", omittingEmptySubsequences: false).flatMap { $0.split(separator: "x", omittingEmptySubsequences: false) }
+            let edges = numbers.compactMap { Self.digits($0) }
+            guard numbers.count == 4, edges.count == 4, value.filter({ $0 == ":" }).count == 1 else { throw failure("the region must be AxB:CxD") }
+            guard edges[2] >= edges[0], edges[3] >= edges[1] else { throw failure("the right and bottom edges must not be before the left and top ones") }
+            guard edges[2] > edges[0], edges[3] > edges[1] else { return nil }
+            return ThumborRequest.Crop(left: edges[0], top: edges[1], right: edges[2], bottom: edges[3])
+        }
+
         /// The filter `kind` with these arguments; `nil` when thumbor treats it as absent.
         mutating func filter(_ kind: Kind) throws(WebImageError) -> ThumborFilter? {
             switch kind {
+            case .focal:
+                return nil
             case .grayscale, .upscale, .noUpscale, .stripExif, .stripICC, .stretch:
                 try count(0...0)
                 switch kind {
@@ -135,11 +155,14 @@ enum ThumborFilterParser {
             case .fill:
                 try count(1...2)
                 let color = try word(0)
+                guard ThumborColor(color) != nil else { throw failure("\(color) is not a colour name, 3, 4, 6 or 8 hex digits, transparent, auto or blur") }
                 let transparent = arguments.count > 1 ? try boolean(1) : false
                 return .fill(color, transparent: transparent)
             case .backgroundColor:
                 try count(1...1)
-                return .backgroundColor(try word(0))
+                let color = try word(0)
+                guard let parsed = ThumborColor(color), parsed != .blur else { throw failure("\(color) is not a colour name, 3, 4, 6 or 8 hex digits, transparent or auto") }
+                return .backgroundColor(color)
             case .maxBytes:
                 try count(1...1)
                 let value = try unsigned(0)
