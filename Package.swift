@@ -250,3 +250,9 @@ package.targets += [
     ]),
 ]
 package.targets.first { $0.name == "webimage-bench" }?.dependencies.append("AVIFCoder")
+
+// webimage-http-bench: the HTTP layer alone (HTTPServer answering a fixed body), for wrk.
+package.products += [.executable(name: "webimage-http-bench", targets: ["webimage-http-bench"])]
+package.targets += [
+    .executableTarget(name: "webimage-http-bench", dependencies: ["WebImageHTTPServer"], path: "Benchmarks/HTTPBench", swiftSettings: strictSettings),
+]

@@ -117,8 +117,8 @@ public final class HTTPServer: Sendable {
     }
 
     /// Stops accepting connections at once: a client that connects from now on is refused.
-    /// Requests on connections already open are still answered (with `Connection: close`
-    /// once ``shutdown(gracePeriod:)`` runs). Does nothing when not running.
+    /// Requests on connections already open are still answered, with `Connection: close`.
+    /// Does nothing when not running. ``shutdown(gracePeriod:)`` starts with this.
     public func stopAccepting() {
         state.withLock { state in
             guard case .running(let running) = state.phase, state.accepting else { return }
@@ -168,13 +168,13 @@ public final class HTTPServer: Sendable {
     /// new connections are refused (a quiesced socket left open would still complete
     /// handshakes into its backlog). The descriptor is closed after the daemon stops.
     private static func quiesce(_ running: Running) {
+        running.core.takeUnretainedValue().beginDraining()
         _ = MHD_quiesce_daemon(running.daemon)
         _ = Glibc.shutdown(running.socket.descriptor, Int32(SHUT_RDWR))
     }
 
     private static func drain(_ running: Running, gracePeriod: Duration) async {
         let core = running.core.takeUnretainedValue()
-        core.beginDraining()
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await core.waitUntilDrained() }
             group.addTask { try? await Task.sleep(for: gracePeriod) }

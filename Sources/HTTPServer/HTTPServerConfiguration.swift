@@ -11,8 +11,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// Threads answering connections (libmicrohttpd's thread pool, each thread with its own
     /// epoll set). The handler's work runs in Swift tasks, not on these threads.
     public var threadCount: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)
-    /// The most connections open at once; libmicrohttpd splits it evenly over the threads, and
-    /// refuses connections over a thread's share.
+    /// The most connections open at once; libmicrohttpd splits it evenly over the threads. A
+    /// thread at its share stops accepting: new connections wait in the listen backlog (1024)
+    /// until one of its connections closes.
     public var connectionLimit: Int = 1024
     /// How long an idle connection stays open (whole seconds, rounded up; zero keeps idle
     /// connections open forever). A request whose handler is still working is never timed out.

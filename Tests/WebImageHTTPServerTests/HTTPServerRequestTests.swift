@@ -67,3 +67,119 @@ import WebImageServer
         await server.shutdown()
     }
 }
+
+extension HTTPServerRequestTests {
+    @Test func headKeepsContentLengthAndSendsNoBody() async throws {
+        let handler = ClosureHandler { _ in
+            ServerResponse(status: 200, headers: [("Content-Type", "image/jpeg")], body: Data(repeating: 7, count: 1000))
+        }
+        let server = try Self.makeServer(handler)
+        let connection = try await RawHTTPConnection.open(port: server.port)
+        let head = try await connection.request("/image.jpg", method: "HEAD")
+        #expect(head.status == 200)
+        #expect(head.header("Content-Length") == "1000")
+        #expect(head.header("Content-Type") == "image/jpeg")
+        // Had any body byte followed the HEAD answer, this next response would not parse.
+        let get = try await connection.request("/image.jpg")
+        #expect(get.body == [UInt8](repeating: 7, count: 1000))
+        #expect(handler.requests.map(\.method) == ["HEAD", "GET"])
+        await server.shutdown()
+    }
+
+    @Test(arguments: [
+        ("/unsafe/a%2Fb%3Ac.jpg", "/unsafe/a%2Fb%3Ac.jpg", nil),
+        ("/sig%3D/300x200/http%3A%2F%2Fexample.com%2Fa.jpg?w=1&x=%2F+%20", "/sig%3D/300x200/http%3A%2F%2Fexample.com%2Fa.jpg", "w=1&x=%2F+%20"),
+        ("/a%20b/c?", "/a%20b/c", ""),
+        ("/q?a&&b==c&a=2", "/q", "a&&b==c&a=2"),
+        ("/%E2%82%AC/%25", "/%E2%82%AC/%25", nil),
+    ] as [(String, String, String?)])
+    func pathAndQueryReachTheHandlerAsSent(target: String, path: String, query: String?) async throws {
+        let handler = ClosureHandler { _ in ServerResponse(status: 204) }
+        let server = try Self.makeServer(handler)
+        let connection = try await RawHTTPConnection.open(port: server.port)
+        let response = try await connection.request(target)
+        #expect(response.status == 204)
+        let request = try #require(handler.requests.first)
+        #expect(request.path == path)
+        #expect(request.query == query)
+        await server.shutdown()
+    }
+
+    @Test func bigBodyArrivesIntact() async throws {
+        var bytes = [UInt8](repeating: 0, count: 8 << 20)
+        var seed: UInt32 = 0x9E37_79B9
+        for index in bytes.indices {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            bytes[index] = UInt8(truncatingIfNeeded: seed >> 24)
+        }
+        let body = Data(bytes)
+        let handler = ClosureHandler { _ in ServerResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: body) }
+        let server = try Self.makeServer(handler)
+        let connection = try await RawHTTPConnection.open(port: server.port)
+        let response = try await connection.request("/big")
+        #expect(response.header("Content-Length") == String(8 << 20))
+        #expect(response.body.count == bytes.count)
+        #expect(response.body == bytes)
+        await server.shutdown()
+    }
+
+    @Test func smallRequestBodiesAreDiscardedAndTheHandlerAnswers() async throws {
+        let handler = ClosureHandler { request in
+            ServerResponse(status: request.method == "POST" ? 405 : 200, body: Data("method \(request.method)".utf8))
+        }
+        let server = try Self.makeServer(handler)
+        let connection = try await RawHTTPConnection.open(port: server.port)
+        let body = String(repeating: "x", count: 5000)
+        try await connection.send("POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        let response = try await connection.readResponse()
+        #expect(response.status == 405)
+        #expect(response.text == "method POST")
+        // The body was consumed: the connection goes on with the next request.
+        let next = try await connection.request("/after")
+        #expect(next.text == "method GET")
+        await server.shutdown()
+    }
+
+    @Test func aDeclaredBodyOverTheLimitIsAnswered413WithoutTheHandler() async throws {
+        let handler = ClosureHandler { _ in ServerResponse(status: 200) }
+        let server = try Self.makeServer(handler) { $0.requestBodyLimit = 1000 }
+        let connection = try await RawHTTPConnection.open(port: server.port)
+        try await connection.send("POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 50000000\r\n\r\n")
+        let response = try await connection.readResponse()
+        #expect(response.status == 413)
+        #expect(response.header("Connection")?.lowercased() == "close")
+        #expect(handler.requests.isEmpty)
+        await server.shutdown()
+    }
+
+    @Test func aChunkedBodyOverTheLimitClosesTheConnection() async throws {
+        let handler = ClosureHandler { _ in ServerResponse(status: 200) }
+        let server = try Self.makeServer(handler) { $0.requestBodyLimit = 1000 }
+        let connection = try await RawHTTPConnection.open(port: server.port)
+        let chunk = String(repeating: "y", count: 4096)
+        try await connection.send("POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n1000\r\n\(chunk)\r\n")
+        let rest = try await connection.readToEnd()
+        #expect(!String(decoding: rest, as: UTF8.self).contains("200 OK"))
+        #expect(handler.requests.isEmpty)
+        await server.shutdown()
+    }
+
+    @Test func ipv6LoopbackIsServed() async throws {
+        let handler = ClosureHandler { request in ServerResponse(status: 200, body: Data((request.remoteAddress ?? "none").utf8)) }
+        let server = try Self.makeServer(handler) { $0.host = "::1" }
+        let connection = try await RawHTTPConnection.open(port: server.port, host: "::1")
+        let response = try await connection.request("/six")
+        #expect(response.text == "::1")
+        await server.shutdown()
+    }
+
+    @Test func theIPv6WildcardAlsoServesIPv4Clients() async throws {
+        let handler = ClosureHandler { request in ServerResponse(status: 200, body: Data((request.remoteAddress ?? "none").utf8)) }
+        let server = try Self.makeServer(handler) { $0.host = "::" }
+        let four = try await RawHTTPConnection.open(port: server.port, host: "127.0.0.1")
+        #expect(try await four.request("/four").text == "127.0.0.1")
+        let six = try await RawHTTPConnection.open(port: server.port, host: "::1")
+        #expect(try await six.request("/six").text == "::1")
+        await server.shutdown()
+    }
+}

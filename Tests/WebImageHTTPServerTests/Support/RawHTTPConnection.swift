@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -25,9 +24,11 @@ struct RawHTTPError: Error, CustomStringConvertible {
 }
 
 /// A blocking TCP client connection that writes requests verbatim (so that escapes reach the
-/// server as written) and reads responses with a `Content-Length`. Blocking calls run on
-/// Dispatch's threads (``perform(_:)``), never on the cooperative pool, which the server's
-/// handler tasks need. A receive timeout turns a hang into a failure.
+/// server as written) and reads responses with a `Content-Length`. Blocking calls run on a
+/// thread of their own (``perform(_:)``): not on the cooperative pool, which the server's
+/// handler tasks need, and not on Dispatch's global queues, whose Linux thread pool grows by
+/// about one thread a second when its threads block (fifty blocked clients would stall every
+/// other test for most of a minute). A receive timeout turns a hang into a failure.
 final class RawHTTPConnection: @unchecked Sendable {
     // @unchecked Sendable: used by one test at a time, one call at a time.
     private let descriptor: Int32
@@ -46,12 +47,13 @@ final class RawHTTPConnection: @unchecked Sendable {
         try await perform { try connectNow(port: port, host: host) }
     }
 
-    /// Runs a blocking `body` on a Dispatch thread.
+    /// Runs a blocking `body` on a new thread.
     static func perform<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            let thread = Thread {
                 continuation.resume(with: Result { try body() })
             }
+            thread.start()
         }
     }
 
