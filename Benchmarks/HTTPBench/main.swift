@@ -5,6 +5,12 @@
 //     .build/release/webimage-http-bench --port 8899 --body-bytes 100 &   # port 0 (default) picks one
 //     wrk -t2 -c8 -d10s --latency http://127.0.0.1:8899/unsafe/100x100/a.jpg
 //
+// Measured on the project's 2-core machine (wrk on the same cores, load average about 2):
+// 45.5k-49.1k requests/s over 3 rounds (median 46.8k), p99 0.50-0.79 ms, about 28 us of server
+// CPU per request (mostly the kernel: waking a task thread and the server thread for each
+// suspend/resume); 1, 2 or 4 server threads within the noise; 23k-30k requests/s with a
+// 50 KB body.
+//
 // Flags: --host ADDRESS (127.0.0.1), --port N (0: a free one, printed), --threads N (server
 // threads; default as HTTPServerConfiguration), --body-bytes N (100). Stops on SIGINT/SIGTERM.
 import Dispatch

@@ -182,4 +182,20 @@ extension HTTPServerRequestTests {
         #expect(try await six.request("/six").text == "::1")
         await server.shutdown()
     }
+
+    @Test func aStatusOutsideHTTPsRangeBecomes500AndHeaderInjectionIsDropped() async throws {
+        let handler = ClosureHandler { request in
+            if request.path == "/bad-status" { return ServerResponse(status: 42, body: Data("x".utf8)) }
+            return ServerResponse(status: 200, headers: [("X-Evil", "a\r\nSet-Cookie: stolen=1"), ("X-Fine", "ok")], body: Data("y".utf8))
+        }
+        let server = try Self.makeServer(handler)
+        let connection = try await RawHTTPConnection.open(port: server.port)
+        #expect(try await connection.request("/bad-status").status == 500)
+        let response = try await connection.request("/injection")
+        #expect(response.status == 200)
+        #expect(response.header("Set-Cookie") == nil)
+        #expect(response.header("X-Evil") == nil)
+        #expect(response.header("X-Fine") == "ok")
+        await server.shutdown()
+    }
 }

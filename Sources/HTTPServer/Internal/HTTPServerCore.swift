@@ -215,6 +215,11 @@ final class HTTPServerCore: Sendable {
         }
     }
 
+    /// Queues `response` on the connection. libmicrohttpd copies the body (MUST_COPY): `Data`
+    /// lends its bytes only for the length of a closure, so handing them over without a copy
+    /// would rely on its storage staying put. The copy costs nothing measurable at 100 bytes
+    /// and a fifth of the server's CPU at 8 MB bodies (perf, 420 answers a second, 3.3 GB/s;
+    /// the kernel's copy into the socket is twice that).
     private func queue(_ response: ServerResponse, on connection: OpaquePointer) -> MHD_Result {
         let created = response.body.withUnsafeBytes { bytes in
             MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
