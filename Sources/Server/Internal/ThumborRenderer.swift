@@ -40,9 +40,16 @@ struct ThumborRenderer: Sendable {
     /// The transformed image.
     /// - Throws: ``WebImageError`` from a transformer, or ``ServingFailure`` for a filter
     ///   argument the server cannot use.
-    func render(_ source: WebImage) throws -> WebImage {
+    func render(_ source: WebImage, reduced: ReducedOriginals? = nil, key: String = "") throws -> WebImage {
         var image = keepsAnimation ? source : source.firstFrameOnly
-        if let crop = plan.crop, crop.size != image.pixelSize || crop.x != 0 || crop.y != 0 {
+        var crop = plan.crop
+        if !image.isAnimated, let reduced,
+           let copy = reduced.reduced(image.bitmap, key: key, region: crop ?? PixelRect(x: 0, y: 0, size: image.pixelSize), target: plan.size) {
+            // Resample from a halved copy at least as large as the target (see ReducedOriginals).
+            image = WebImage(bitmap: copy.bitmap, scale: image.scale, format: image.format, metadata: image.metadata)
+            crop = copy.region
+        }
+        if let crop, crop.size != image.pixelSize || crop.x != 0 || crop.y != 0 {
             image = try CroppingTransformer(rect: crop, bounds: .clamp).transform(image, forKey: "")
         }
         guard !plan.size.isEmpty else {

@@ -70,6 +70,7 @@ public final class ImageServer: ServerRequestHandler {
 
     let metrics = ServerMetrics()
     let resultMemory: ResultMemoryTier
+    let reducedOriginals: ReducedOriginals
     let admission: TransformAdmission
     let sources: SourceResolver
     let signer: ThumborSigner?
@@ -97,6 +98,7 @@ public final class ImageServer: ServerRequestHandler {
         self.resultCache = resultCache
         self.coder = coder
         resultMemory = ResultMemoryTier(capacity: configuration.resultMemoryCapacity)
+        reducedOriginals = ReducedOriginals(capacity: configuration.reducedOriginalsCapacity)
         admission = TransformAdmission(concurrency: configuration.transformConcurrency, maximumQueued: configuration.maximumQueuedTransforms)
         var downloads = configuration.downloaderConfiguration
         downloads.refusesNonPublicAddresses = !configuration.allowsPrivateSources
@@ -247,12 +249,14 @@ public final class ImageServer: ServerRequestHandler {
         defer { admission.release() }
         if let hook = hooks.withLock({ $0.beforeTransform }) { await hook() }
         let coder = coder
+        let reduced = reducedOriginals
+        let originalKey = loaded.cacheKey
         let variesWithAccept = choice.variesWithAccept
         let outcome: Result<EncodedResult, ServingFailure>
         do {
             outcome = try await admission.run {
                 do {
-                    let bytes = try renderer.encode(renderer.render(original), coder: coder)
+                    let bytes = try renderer.encode(renderer.render(original, reduced: reduced, key: originalKey), coder: coder)
                     return .success(EncodedResult(bytes: bytes, contentType: format.servedMediaType, etag: Self.etag(of: bytes), variesWithAccept: variesWithAccept, maxAge: maxAge))
                 } catch let failure as ServingFailure {
                     return .failure(failure)

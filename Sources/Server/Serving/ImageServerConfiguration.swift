@@ -65,6 +65,11 @@ public struct ImageServerConfiguration: Sendable {
     /// result cache (default 64 MiB; 0 turns the tier off). A repeated URL is answered from it
     /// on the calling thread: no parse, no signature check, no decode, no suspension.
     public var resultMemoryCapacity: Int = 64 * 1024 * 1024
+    /// The bytes of halved copies of decoded originals the server keeps (1/2, 1/4, ... of an
+    /// opaque still source), so that a resize starts from the smallest copy still at least as
+    /// large as its target instead of the full original (default 128 MiB; 0 turns them off:
+    /// every resize then starts from the original, several times slower for large reductions).
+    public var reducedOriginalsCapacity: Int = 128 * 1024 * 1024
     /// The downloader settings for http(s) sources (timeouts, headers, CA files, concurrency).
     /// The server sets `refusesNonPublicAddresses` (from ``allowsPrivateSources``),
     /// `maximumResponseSize` (from ``maximumSourceBytes``) and, with an allow-list,

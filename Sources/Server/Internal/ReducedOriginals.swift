@@ -1,0 +1,123 @@
+import WebImageCore
+import WebImageTransformers
+
+/// Halved copies of decoded originals (a pyramid: 1/2, 1/4, 1/8, ...), kept so that a resize
+/// starts from the smallest copy still at least as large as its target instead of the full
+/// original: a 3000x2000 photo resized to 512 pixels is resampled from its 750x500 copy, a
+/// reduction of less than 2x, instead of from six million pixels with a kernel six times as
+/// wide. Each copy is a 2x2 box average of the one above it (made once per original, lazily,
+/// only as deep as a request needs).
+///
+/// Only opaque still images take this path (a box average of straight-alpha pixels would
+/// darken transparent edges). Entries are dropped least recently used first once their bytes
+/// pass the capacity.
+///
+/// Thread-safety: every method may be called from any thread; copies are made with no lock held.
+final class ReducedOriginals: Sendable {
+    private struct Entry {
+        /// Level 1 (half size) first.
+        var levels: [Bitmap]
+        var lastUse: UInt64
+        var cost: Int { levels.reduce(0) { $0 + $1.byteCount } }
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var cost = 0
+        var clock: UInt64 = 0
+    }
+
+    let capacity: Int
+    private let state = Locked(State())
+
+    init(capacity: Int) {
+        self.capacity = max(0, capacity)
+    }
+
+    /// The bitmap and region to resize to `target` instead of `region` of `original`: a halved
+    /// copy and the region scaled to it, when one is at least as large as `target` in both
+    /// directions; `nil` to use the original as it is.
+    func reduced(_ original: Bitmap, key: String, region: PixelRect, target: PixelSize) -> (bitmap: Bitmap, region: PixelRect)? {
+        guard capacity > 0, !original.hasAlpha, !target.isEmpty else { return nil }
+        var level = 0
+        while region.width >> (level + 1) >= target.width, region.height >> (level + 1) >= target.height,
+              original.width >> (level + 1) >= 1, original.height >> (level + 1) >= 1, level < 16 {
+            level += 1
+        }
+        guard level > 0 else { return nil }
+        let entryKey = key + "|" + original.size.description
+        let known: [Bitmap] = state.withLock { state in
+            state.clock += 1
+            guard var entry = state.entries[entryKey] else { return [] }
+            entry.lastUse = state.clock
+            state.entries[entryKey] = entry
+            return entry.levels
+        }
+        var levels = known
+        while levels.count < level {
+            levels.append(Self.halved(levels.last ?? original))
+        }
+        if levels.count > known.count { store(levels, forKey: entryKey) }
+        let bitmap = levels[level - 1]
+        let x = min(region.x >> level, bitmap.width - 1)
+        let y = min(region.y >> level, bitmap.height - 1)
+        let scaled = PixelRect(
+            x: x, y: y,
+            width: max(target.width, min(bitmap.width - x, region.width >> level)),
+            height: max(target.height, min(bitmap.height - y, region.height >> level)))
+        return (bitmap, scaled)
+    }
+
+    private func store(_ levels: [Bitmap], forKey key: String) {
+        state.withLock { state in
+            state.clock += 1
+            if let old = state.entries[key] {
+                guard old.levels.count < levels.count else { return }
+                state.cost -= old.cost
+            }
+            let entry = Entry(levels: levels, lastUse: state.clock)
+            guard entry.cost <= capacity else {
+                state.entries[key] = nil
+                return
+            }
+            state.entries[key] = entry
+            state.cost += entry.cost
+            while state.cost > capacity, let victim = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+                state.cost -= victim.value.cost
+                state.entries[victim.key] = nil
+            }
+        }
+    }
+
+    /// The bitmaps and bytes held (for tests).
+    var usage: (count: Int, cost: Int) { state.withLock { ($0.entries.count, $0.cost) } }
+
+    /// `bitmap` at half its size (rounded down): each pixel the rounded mean of a 2x2 block.
+    /// The result is opaque.
+    static func halved(_ bitmap: Bitmap) -> Bitmap {
+        let width = bitmap.width / 2, height = bitmap.height / 2
+        var bytes = [UInt8](repeating: 255, count: width * height * 4)
+        let row = bitmap.bytesPerRow
+        bitmap.bytes.withUnsafeBufferPointer { source in
+            bytes.withUnsafeMutableBufferPointer { target in
+                guard let src = source.baseAddress, let dst = target.baseAddress else { return }
+                for y in 0..<height {
+                    let top = src + 2 * y * row
+                    let bottom = top + row
+                    let out = dst + y * width * 4
+                    var x = 0
+                    while x < width {
+                        let i = 8 * x
+                        out[4 * x] = UInt8((UInt16(top[i]) + UInt16(top[i + 4]) + UInt16(bottom[i]) + UInt16(bottom[i + 4]) + 2) >> 2)
+                        out[4 * x + 1] = UInt8((UInt16(top[i + 1]) + UInt16(top[i + 5]) + UInt16(bottom[i + 1]) + UInt16(bottom[i + 5]) + 2) >> 2)
+                        out[4 * x + 2] = UInt8((UInt16(top[i + 2]) + UInt16(top[i + 6]) + UInt16(bottom[i + 2]) + UInt16(bottom[i + 6]) + 2) >> 2)
+                        x += 1
+                    }
+                }
+            }
+        }
+        // The sizes match the bytes by construction, so this cannot fail; the original is the
+        // harmless answer if it ever did (a resize from it is only slower).
+        return (try? Bitmap(width: width, height: height, bytes: bytes, hasAlpha: false)) ?? bitmap
+    }
+}

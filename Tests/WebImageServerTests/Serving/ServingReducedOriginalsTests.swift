@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+import SwiftWebImage
+import WebImageTestSupport
+import WebImageTransformers
+@testable import WebImageServer
+
+@Suite struct ServingReducedOriginalsTests {
+    @Test func halvingAveragesEachBlock() throws {
+        let bitmap = try Bitmap(width: 3, height: 2, bytes: [
+            0, 10, 20, 255, 4, 10, 21, 255, 99, 99, 99, 255,
+            8, 10, 22, 255, 13, 11, 23, 255, 99, 99, 99, 255,
+        ], hasAlpha: false)
+        let half = ReducedOriginals.halved(bitmap)
+        #expect(half.size == PixelSize(width: 1, height: 1))
+        // (0 + 4 + 8 + 13 + 2) / 4 = 6, (10 + 10 + 10 + 11 + 2) / 4 = 10, (20 + 21 + 22 + 23 + 2) / 4 = 22.
+        #expect(half[0, 0] == RGBAColor(red: 6, green: 10, blue: 22))
+    }
+
+    @Test func theSmallestCopyAtLeastAsLargeAsTheTargetIsUsed() {
+        let reduced = ReducedOriginals(capacity: 1 << 24)
+        let original = TestImages.gradient(width: 400, height: 200)
+        let whole = PixelRect(x: 0, y: 0, width: 400, height: 200)
+        let copy = reduced.reduced(original, key: "k", region: whole, target: PixelSize(width: 90, height: 40))
+        #expect(copy?.bitmap.size == PixelSize(width: 100, height: 50))
+        #expect(copy?.region == PixelRect(x: 0, y: 0, width: 100, height: 50))
+        let cropped = reduced.reduced(original, key: "k", region: PixelRect(x: 40, y: 20, width: 200, height: 100), target: PixelSize(width: 50, height: 50))
+        #expect(cropped?.region == PixelRect(x: 20, y: 10, width: 100, height: 50))
+        #expect(reduced.usage.count == 1)
+        // Less than a halving: the original itself.
+        #expect(reduced.reduced(original, key: "k", region: whole, target: PixelSize(width: 201, height: 50)) == nil)
+        // Transparent sources are never box-averaged.
+        #expect(reduced.reduced(TestImages.gradient(width: 400, height: 200, alpha: true), key: "a", region: whole, target: PixelSize(width: 50, height: 25)) == nil)
+        #expect(ReducedOriginals(capacity: 0).reduced(original, key: "k", region: whole, target: PixelSize(width: 50, height: 25)) == nil)
+    }
+
+    @Test func theCapacityBoundsTheCopies() {
+        let original = TestImages.gradient(width: 400, height: 200)
+        let whole = PixelRect(x: 0, y: 0, width: 400, height: 200)
+        // One 200x100 copy is 80,000 bytes: room for one.
+        let reduced = ReducedOriginals(capacity: 100_000)
+        _ = reduced.reduced(original, key: "a", region: whole, target: PixelSize(width: 150, height: 80))
+        _ = reduced.reduced(original, key: "b", region: whole, target: PixelSize(width: 150, height: 80))
+        #expect(reduced.usage.count == 1)
+        #expect(reduced.usage.cost <= 100_000)
+    }
+
+    @Test func aResizeFromACopyMatchesOneFromTheOriginal() async throws {
+        let photo = ServingFixture.jpeg(width: 800, height: 600)
+        let direct = try ServingFixture { $0.reducedOriginalsCapacity = 0 }
+        let pyramid = try ServingFixture()
+        try photo.write(to: direct.root.appendingPathComponent("photo.jpg"))
+        try photo.write(to: pyramid.root.appendingPathComponent("photo.jpg"))
+        let path = "/unsafe/fit-in/150x150/filters:format(png)/photo.jpg"
+        let a = try ServingFixture.decode(await direct.get(path: path)).bitmap
+        let b = try ServingFixture.decode(await pyramid.get(path: path)).bitmap
+        #expect(a.size == PixelSize(width: 150, height: 113))
+        #expect(b.size == a.size)
+        #expect(pyramid.server.reducedOriginals.usage.count == 1)
+        #expect(direct.server.reducedOriginals.usage.count == 0)
+        var total = 0
+        for (p, q) in zip(a.bytes, b.bytes) { total += abs(Int(p) - Int(q)) }
+        #expect(Double(total) / Double(a.bytes.count) < 2.0)
+    }
+}
