@@ -8,8 +8,9 @@ import SwiftWebImage
 ///
 /// - Local tiers: `originals` and `results` namespaces under `--cache-dir DIR` (default the
 ///   user's cache directory, `swiftwebimage/serve-originals` and `serve-results`). Decoded
-///   originals get three quarters of `--memory-cache-mb` (the image server keeps encoded results
-///   in its own memory tier, the other quarter); each gets half of `--disk-cache-mb`.
+///   originals get half of `--memory-cache-mb` (the image server keeps reduced copies of them
+///   and encoded results in memory of its own, a quarter each); each gets half of
+///   `--disk-cache-mb`.
 /// - Redis (`--redis`): namespaces `<prefix>-originals` and `<prefix>-results` on one client.
 ///   Decision: a query asks memory, then the local disk, then Redis (local tiers are cheaper
 ///   than a round trip; Redis is what the servers of a fleet share), and a Redis hit is put in
@@ -30,7 +31,7 @@ struct ServeCaches: Sendable {
 
     /// The caches `options` ask for.
     init(_ options: ServeOptions) {
-        let originalsMemory = options.memoryCacheBytes - options.memoryCacheBytes / 4
+        let originalsMemory = options.memoryCacheBytes / 2
         let originalsDisk = options.diskCacheBytes / 2
         let resultsDisk = options.diskCacheBytes - originalsDisk
         var local: (originals: WebImageCache, results: WebImageCache)?

@@ -51,7 +51,8 @@ struct ServeCommand: Command {
           --cache-dir DIR       Keep the caches in DIR/originals and DIR/results (default:
                                 ~/.cache/swiftwebimage/serve-originals and serve-results).
           --no-cache            No memory or disk cache (Redis still, with --redis).
-          --memory-cache-mb N   Memory for the caches, in MiB (default 512; 3/4 originals).
+          --memory-cache-mb N   Memory for the caches, in MiB (default 512: 1/2 decoded
+                                originals, 1/4 reduced copies of them, 1/4 results).
           --disk-cache-mb N     Disk for the caches, in MiB (default 2048; half each).
           --redis URL           Share originals and results with a fleet through Redis:
                                 redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]. Asked after memory

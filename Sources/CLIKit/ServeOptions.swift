@@ -14,9 +14,9 @@ import WebImageServer
 /// Decisions:
 /// - No key and no `--allow-unsigned` is a usage error: such a server would refuse every image
 ///   URL, which is never what someone starting it wants.
-/// - `--memory-cache-mb` and `--disk-cache-mb` are totals: decoded originals get three quarters
-///   of the memory (pixels are large) and the image server's tier of encoded results the rest;
-///   originals and results get half of the disk each.
+/// - `--memory-cache-mb` and `--disk-cache-mb` are totals: decoded originals get half of the
+///   memory, the image server's reduced copies of them and its tier of encoded results a quarter
+///   each; originals and results get half of the disk each.
 struct ServeOptions: Sendable {
     /// Where the caches live.
     enum CacheLocation: Sendable, Equatable {
@@ -154,7 +154,10 @@ struct ServeOptions: Sendable {
         }
         memoryCacheBytes = try (Self.integer(arguments, "--memory-cache-mb", in: 0...1 << 30, command: command)).map { $0 << 20 } ?? memoryCacheBytes
         diskCacheBytes = try (Self.integer(arguments, "--disk-cache-mb", in: 0...1 << 30, command: command)).map { $0 << 20 } ?? diskCacheBytes
-        // A quarter of the memory is the image server's own tier of encoded results.
+        // Half of the memory is for decoded originals (ServeCaches), a quarter for the image
+        // server's reduced copies of them (resizes start from those), a quarter for its tier of
+        // encoded results.
+        server.reducedOriginalsCapacity = cacheLocation == .disabled ? 0 : memoryCacheBytes / 4
         server.resultMemoryCapacity = cacheLocation == .disabled ? 0 : memoryCacheBytes / 4
         if let url = arguments.value("--redis") {
             redis = try ServeRedisURL.configuration(url, command: command)

@@ -34,6 +34,13 @@ import WebImageServer
         #expect(options.cacheLocation == .standard)
         #expect(options.redis == nil)
         #expect(options.accessLog == .standardError)
+        // 512 MiB: half for decoded originals (ServeCaches), a quarter each for the server's
+        // reduced copies and encoded results.
+        #expect(options.memoryCacheBytes == 512 << 20)
+        #expect(options.server.reducedOriginalsCapacity == 128 << 20)
+        #expect(options.server.resultMemoryCapacity == 128 << 20)
+        let uncached = try self.options(["--key", "k", "--no-cache"])
+        #expect(uncached.server.reducedOriginalsCapacity == 0 && uncached.server.resultMemoryCapacity == 0)
     }
 
     @Test func aKeyOrAllowUnsignedIsRequired() throws {
