@@ -8,9 +8,16 @@ public import SwiftWebImage
 ///
 /// It answers `GET` and `HEAD` (anything else is `405`):
 /// - `/healthcheck` and `/health`: `200 WORKING` (thumbor's answer).
-/// - `/metrics`: Prometheus text (requests by status, a latency histogram, cache hits by tier,
-///   result misses, origin fetches, bytes and failures, requests and transforms in flight,
-///   the transform queue's depth).
+/// - `/metrics`: Prometheus text: `webimage_serve_requests_total{status}`,
+///   `webimage_serve_request_duration_seconds` (histogram),
+///   `webimage_serve_cache_hits_total{tier}` (``ImageServerCacheTier``: the server's memory
+///   tier, the result cache's memory or disk tier (a Redis or SQLite cache reports itself as
+///   disk), or another tier, and the original's tier for fresh results),
+///   `webimage_serve_result_misses_total`, `webimage_serve_origin_fetches_total{source}`,
+///   `webimage_serve_origin_bytes_total{source}`, `webimage_serve_origin_failures_total{source}`
+///   (`source`: `http`, `file`, or a registered scheme; one fetch per coalesced load),
+///   `webimage_serve_requests_in_flight`, `webimage_serve_transforms_in_flight`,
+///   `webimage_serve_transform_queue_depth`, `webimage_serve_result_memory_entries` and `_bytes`.
 /// - every other path: a thumbor URL (`/<signature|unsafe>/...`), answered with the image.
 ///
 /// The way of an image request:
@@ -27,7 +34,10 @@ public import SwiftWebImage
 ///    ``ImageServerConfiguration``) and loaded through ``manager``, with the server's own
 ///    loader in the request's context and the decode limits; the manager's caches keep the
 ///    original, and concurrent requests for one source share one fetch and one decode.
-/// 6. Crop, resize, flips and filters run, and the result is encoded, on a bounded queue
+/// 6. Trim, crop, resize, flips and filters run (``ThumborRequest/plan(sourceSize:trimmedRegion:)``;
+///    a resize of an opaque still source starts from a cached halved copy at least as large as
+///    its target, see ``ImageServerConfiguration/reducedOriginalsCapacity``), and the result is
+///    encoded, on a bounded queue
 ///    (``ImageServerConfiguration/transformConcurrency`` at once,
 ///    ``ImageServerConfiguration/maximumQueuedTransforms`` waiting, else `503` with
 ///    `Retry-After: 1`).
@@ -230,16 +240,21 @@ public final class ImageServer: ServerRequestHandler {
         guard original.format != .svg, !original.metadata.contains(.vector) else {
             throw ServingFailure(422, "source \(thumbor.source) is SVG: vector sources are refused")
         }
-        let plan = thumbor.plan(sourceSize: original.pixelSize)
-        for size in [plan.size, plan.canvas].compactMap({ $0 }) where size.width > configuration.maximumOutputDimension || size.height > configuration.maximumOutputDimension {
-            throw ServingFailure(400, "the result would be \(size), over the limit of \(configuration.maximumOutputDimension) pixels per side")
-        }
         let format = choice.resolve(sourceFormat: original.format, sourceIsAnimated: original.isAnimated, coder: coder)
         let quality = thumbor.filters.reduce(configuration.defaultQuality) { current, filter in
             if case .quality(let value) = filter { return value }
             return current
         }
-        let renderer = ThumborRenderer(request: thumbor, plan: plan, format: format, quality: quality, keepsAnimation: format == .gif)
+        let maximumSide = configuration.maximumOutputDimension
+        // The plan needs the trimmed region (a scan of the pixels), so it is made in the job.
+        let render: @Sendable () throws -> ThumborRenderer = {
+            let trimmed = thumbor.trim.flatMap { $0.region(in: original.bitmap) }
+            let plan = thumbor.plan(sourceSize: original.pixelSize, trimmedRegion: trimmed)
+            for size in [plan.size, plan.canvas].compactMap({ $0 }) where size.width > maximumSide || size.height > maximumSide {
+                throw ServingFailure(400, "the result would be \(size), over the limit of \(maximumSide) pixels per side")
+            }
+            return ThumborRenderer(request: thumbor, plan: plan, format: format, quality: quality, keepsAnimation: format == .gif)
+        }
 
         do {
             try admission.admit()
@@ -256,6 +271,7 @@ public final class ImageServer: ServerRequestHandler {
         do {
             outcome = try await admission.run {
                 do {
+                    let renderer = try render()
                     let bytes = try renderer.encode(renderer.render(original, reduced: reduced, key: originalKey), coder: coder)
                     return .success(EncodedResult(bytes: bytes, contentType: format.servedMediaType, etag: Self.etag(of: bytes), variesWithAccept: variesWithAccept, maxAge: maxAge))
                 } catch let failure as ServingFailure {
