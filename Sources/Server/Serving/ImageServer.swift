@@ -41,6 +41,8 @@ public import SwiftWebImage
 ///    (``ImageServerConfiguration/transformConcurrency`` at once,
 ///    ``ImageServerConfiguration/maximumQueuedTransforms`` waiting, else `503` with
 ///    `Retry-After: 1`).
+///    Identical requests that miss while a production runs wait for it: one load, one
+///    transform, one encode.
 /// 7. The bytes are stored in the memory tier and the result cache, and sent with
 ///    `Content-Type`, `Cache-Control: public, max-age=N`, a strong `ETag` (the first 128 bits
 ///    of the bytes' SHA-256), and `Vary: Accept` when the format was negotiated. A matching
@@ -81,6 +83,10 @@ public final class ImageServer: ServerRequestHandler {
     let metrics = ServerMetrics()
     let resultMemory: ResultMemoryTier
     let reducedOriginals: ReducedOriginals
+    /// Requests that joined a running production (for tests).
+    let joinedFlights = Locked(0)
+    /// The result productions running, by result key.
+    let resultFlights = Locked<[String: Task<Result<(EncodedResult, ImageServerCacheTier), ServingFailure>, Never>]>([:])
     let admission: TransformAdmission
     let sources: SourceResolver
     let signer: ThumborSigner?
@@ -225,7 +231,35 @@ public final class ImageServer: ServerRequestHandler {
         }
         metrics.resultMissed()
         try Task.checkCancellation(or: ServingFailure(503, "request cancelled", retryAfter: 1))
+        // One production per result: identical requests that arrive while it runs wait for it.
+        let flight = resultFlights.withLock { flights -> Task<Result<(EncodedResult, ImageServerCacheTier), ServingFailure>, Never> in
+            if let running = flights[resultKey] {
+                joinedFlights.withLock { $0 += 1 }
+                return running
+            }
+            let task = Task {
+                let outcome: Result<(EncodedResult, ImageServerCacheTier), ServingFailure>
+                do throws(ServingFailure) {
+                    outcome = .success(try await self.produce(thumbor, choice: choice, maxAge: maxAge, resultKey: resultKey))
+                } catch {
+                    outcome = .failure(error)
+                }
+                _ = self.resultFlights.withLock { $0.removeValue(forKey: resultKey) }
+                return outcome
+            }
+            flights[resultKey] = task
+            return task
+        }
+        let (result, tier) = try await flight.value.get()
+        resultMemory.set(result, forKey: memoryKey)
+        return (imageResponse(result, for: request), tier)
+    }
 
+    /// Loads the source, transforms and encodes it, and stores the result in the result
+    /// cache: the work of a result-cache miss, run once for identical concurrent requests (in a
+    /// task of its own, so a requester that leaves, at its deadline, does not stop it for the
+    /// others; the result is cached either way).
+    private func produce(_ thumbor: ThumborRequest, choice: OutputFormatChoice, maxAge: Int?, resultKey: String) async throws(ServingFailure) -> (EncodedResult, ImageServerCacheTier) {
         let source = try sources.resolve(thumbor.source)
         let loaded: ImageLoadResult
         do {
@@ -284,7 +318,6 @@ public final class ImageServer: ServerRequestHandler {
             throw ServingFailure(503, "request cancelled while waiting for a transform", retryAfter: 1)
         }
         let result = try outcome.get()
-        resultMemory.set(result, forKey: memoryKey)
         if let resultCache {
             let rest = resultCache.beginStore(nil, data: result.bytes, forKey: resultKey, options: [], context: WebImageContext(), cacheType: .all)
             Task { try? await rest() }
@@ -294,7 +327,7 @@ public final class ImageServer: ServerRequestHandler {
         case .disk: .originalDisk
         default: .none
         }
-        return (imageResponse(result, for: request), tier)
+        return (result, tier)
     }
 
     /// Accepts the request's signature (or `unsafe`), or throws `403`.

@@ -114,3 +114,26 @@ import WebImageTestSupport
         #expect(ResultMemoryTier(capacity: 0).value(forKey: "a") == nil)
     }
 }
+
+extension ServingCacheTests {
+    @Test func identicalConcurrentRequestsMakeOneResult() async throws {
+        let gate = AsyncGate()
+        let fixture = try ServingFixture(routes: ["/slow.jpg": .delayedHeaders(until: gate, then: .data(ServingFixture.jpeg(), contentType: "image/jpeg"))])
+        let loads = Self.countLoads(fixture)
+        let request = ThumborRequest(signedPart: "same", source: fixture.originSource("/slow.jpg"))
+        let count = 4
+        let bodies = await withTaskGroup(of: Data.self) { group in
+            for _ in 0..<count {
+                group.addTask { await fixture.get(request).body }
+            }
+            await fixture.origin.waitForRequests(to: "/slow.jpg")
+            while fixture.server.joinedFlights.withLock({ $0 }) < count - 1 { await Task.yield() }
+            gate.open()
+            return await group.reduce(into: [Data]()) { $0.append($1) }
+        }
+        #expect(Set(bodies).count == 1)
+        #expect(bodies[0].count > 0)
+        #expect(loads.withLock { $0 } == 1)
+        #expect(fixture.origin.statistics(for: "/slow.jpg").requestCount == 1)
+    }
+}

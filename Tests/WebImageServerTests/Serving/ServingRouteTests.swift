@@ -155,6 +155,13 @@ import SwiftWebImage
         #expect(fixture.origin.statistics(for: "/a.jpg").requestCount == 1)
     }
 
+    @Test(arguments: ["/unsafe/%2e%2e/etc/passwd", "/unsafe/photos/%2E%2E/%2E%2E/etc/passwd", "/unsafe/%2Fetc%2Fpasswd"])
+    func encodedEscapesStayRefused(path: String) async throws {
+        let fixture = try ServingFixture()
+        let response = await fixture.get(path: path)
+        #expect(response.status == 403 || response.status == 400, "\(path): \(response.status) \(response.text)")
+    }
+
     @Test func maxAgeOverridesTheCacheControl() async throws {
         let fixture = try ServingFixture()
         let response = await fixture.get(path: "/unsafe/filters:max_age(60)/photos/a.jpg")
