@@ -85,7 +85,14 @@ let package = Package(
         .executableTarget(name: "webimage", dependencies: ["WebImageCLIKit"], path: "Sources/CLI", swiftSettings: strictSettings),
         // The webimage commands as a library: the executable is one line over it, and its tests
         // call the parsers in process and run the built executable as a subprocess.
-        .target(name: "WebImageCLIKit", dependencies: ["SwiftWebImage", "WebImageLoopbackServer"] + cliPluginCoders, path: "Sources/CLIKit", swiftSettings: strictSettings),
+        // `serve` runs WebImageServer's handler on WebImageHTTPServer, with the RedisCache plug-in
+        // for `--redis` (a plug-in target of this package, as the plug-in coders are).
+        .target(
+            name: "WebImageCLIKit",
+            dependencies: ["SwiftWebImage", "WebImageLoopbackServer", "WebImageServer", "WebImageHTTPServer", "RedisCache"] + cliPluginCoders,
+            path: "Sources/CLIKit",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "webimage-bench",
             dependencies: ["SwiftWebImage", "WebImageLoopbackServer", "JXLCoder"],
@@ -111,7 +118,8 @@ let package = Package(
         .testTarget(name: "WebImageHTTPServerTests", dependencies: ["WebImageHTTPServer", "WebImageTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "SwiftWebImageTests", dependencies: ["SwiftWebImage", "WebImageTestSupport"], swiftSettings: strictSettings),
         // Depends on the executable so that it is built with the tests (they run it as a subprocess).
-        .testTarget(name: "WebImageCLITests", dependencies: ["WebImageCLIKit", "WebImageTestSupport", "webimage"], swiftSettings: strictSettings),
+        // RedisServerHarness: the serve fleet test starts a throw-away redis-server with it.
+        .testTarget(name: "WebImageCLITests", dependencies: ["WebImageCLIKit", "WebImageTestSupport", "webimage", "RedisServerHarness"], swiftSettings: strictSettings),
     ]
 )
 

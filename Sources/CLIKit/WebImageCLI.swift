@@ -1,7 +1,7 @@
 import Foundation
 import SwiftWebImage
 
-/// The `webimage` command-line tool: `info`, `convert`, `fetch`, `cache`, `prefetch`, `demo`.
+/// The `webimage` command-line tool: `info`, `convert`, `fetch`, `cache`, `prefetch`, `serve`, `demo`.
 ///
 /// The executable target is one line over ``run(_:)``; the tests call the commands' parsers in
 /// process and run the built executable as a subprocess.
@@ -13,7 +13,7 @@ public enum WebImageCLI {
     /// The commands, in the order `help` lists them.
     static let commands: [any Command.Type] = [
         InfoCommand.self, ConvertCommand.self, FetchCommand.self, CacheCommand.self,
-        PrefetchCommand.self, DemoCommand.self,
+        PrefetchCommand.self, ServeCommand.self, DemoCommand.self,
     ]
 
     /// The overview `webimage help` prints.

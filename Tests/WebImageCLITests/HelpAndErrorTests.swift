@@ -40,7 +40,7 @@ import Testing
     @Test func unknownCommandsAreOneLineUsageErrors() async throws {
         let result = try await CLIRunner.run(["resize", "a.png"], home: workspace.home)
         #expect(result.status == 64)
-        #expect(result.errorLines == ["webimage: unknown command 'resize'; commands: info, convert, fetch, cache, prefetch, demo (see 'webimage help')"])
+        #expect(result.errorLines == ["webimage: unknown command 'resize'; commands: info, convert, fetch, cache, prefetch, serve, demo (see 'webimage help')"])
         let help = try await CLIRunner.run(["help", "resize"], home: workspace.home)
         #expect(help.status == 64)
         #expect(help.errorLines.count == 1)

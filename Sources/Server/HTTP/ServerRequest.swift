@@ -1,7 +1,7 @@
 import Foundation
 
 /// One HTTP request as the image server's handler sees it, independent of the HTTP library that
-/// received it (libmicrohttpd in ``webimage serve``, or a Vapor or Hummingbird route).
+/// received it (libmicrohttpd in `webimage serve`, or a Vapor or Hummingbird route).
 public struct ServerRequest: Sendable {
     /// The method, upper case (`GET`, `HEAD`).
     public var method: String

@@ -107,7 +107,7 @@ public final class ImageServer: ServerRequestHandler {
     ///   - configuration: Security, sources, limits and headers.
     ///   - manager: Its caches keep the originals (memory and disk as the caller built them).
     ///   - resultCache: Encoded results (data only), or `nil` for the memory tier alone.
-    ///   - coder: Decodes sources and encodes results (default ``/WebImageCore/CodersManager/shared``).
+    ///   - coder: Decodes sources and encodes results (default `CodersManager.shared`, from `SwiftWebImage`).
     public init(configuration: ImageServerConfiguration, manager: ImageManager, resultCache: (any ImageCache)?, coder: any ImageCoder = CodersManager.shared) {
         self.configuration = configuration
         self.manager = manager

@@ -1,0 +1,101 @@
+import Foundation
+import RedisCache
+import SwiftWebImage
+
+/// The caches of `webimage serve`: one for originals (what the image manager fetched), one for
+/// results (encoded answers), each a memory + disk ``WebImageCache`` with, for `--redis`, a
+/// ``/RedisCache/RedisImageCache`` shared by the fleet behind it.
+///
+/// - Local tiers: `originals` and `results` namespaces under `--cache-dir DIR` (default the
+///   user's cache directory, `swiftwebimage/serve-originals` and `serve-results`). Decoded
+///   originals get half of `--memory-cache-mb` (the image server keeps reduced copies of them
+///   and encoded results in memory of its own, a quarter each); each gets half of
+///   `--disk-cache-mb`.
+/// - Redis (`--redis`): namespaces `<prefix>-originals` and `<prefix>-results` on one client.
+///   Decision: a query asks memory, then the local disk, then Redis (local tiers are cheaper
+///   than a round trip; Redis is what the servers of a fleet share), and a Redis hit is put in
+///   the originals' memory tier; stores go to every tier at once. The plug-in's failure policy makes a Redis
+///   outage cost only hit rate: a failed query is a miss, a failed store is dropped (and logged on
+///   standard error), and no call waits longer than the client's command timeout (1 s).
+/// - `--no-cache`: no local tier; with `--redis`, Redis alone; without, no cache at all (every
+///   request fetches its source).
+struct ServeCaches: Sendable {
+    /// Where the image manager keeps originals.
+    let originals: any ImageCache
+    /// Where the image server keeps encoded results, or `nil` (no cache at all).
+    let results: (any ImageCache)?
+    /// The Redis caches, for the summary line.
+    let redis: [RedisImageCache]
+    /// One line for the start-up message: where the caches are.
+    let summary: String
+
+    /// The caches `options` ask for.
+    init(_ options: ServeOptions) {
+        let originalsMemory = options.memoryCacheBytes / 2
+        let originalsDisk = options.diskCacheBytes / 2
+        let resultsDisk = options.diskCacheBytes - originalsDisk
+        var local: (originals: WebImageCache, results: WebImageCache)?
+        var summary: String
+        switch options.cacheLocation {
+        case .disabled:
+            summary = "no local cache"
+        case .standard, .directory:
+            let directory: URL?
+            let names: (String, String)
+            if case .directory(let url) = options.cacheLocation {
+                directory = url
+                names = ("originals", "results")
+            } else {
+                directory = nil
+                names = ("serve-originals", "serve-results")
+            }
+            func make(_ namespace: String, memory: Int, disk: Int) -> WebImageCache {
+                let config = WebImageCache.Config(shouldCacheImagesInMemory: memory > 0, memoryCostLimit: max(memory, 1), maxDiskSize: disk)
+                return WebImageCache(namespace: namespace, directory: directory, config: config, coder: CodersManager.shared)
+            }
+            let originals = make(names.0, memory: originalsMemory, disk: originalsDisk)
+            // Results keep no memory tier here: the image server has its own, of encoded bytes
+            // (ImageServerConfiguration.resultMemoryCapacity, the other quarter).
+            let results = make(names.1, memory: 0, disk: resultsDisk)
+            local = (originals, results)
+            let parent = originals.diskCache?.directory.deletingLastPathComponent().path ?? "?"
+            summary = "memory \(ByteCount.format(Int64(options.memoryCacheBytes))) + disk \(ByteCount.format(Int64(options.diskCacheBytes))) in \(parent)"
+        }
+
+        guard let redisConfiguration = options.redis else {
+            originals = local?.originals ?? CachesManager()
+            results = local?.results
+            redis = []
+            self.summary = summary
+            return
+        }
+        // A source may be as large as --max-source-bytes: let Redis hold it (and read it back).
+        let valueLimit = max(16 << 20, options.server.maximumSourceBytes + (1 << 20))
+        var clientConfiguration = redisConfiguration
+        clientConfiguration.maxReplySize = max(clientConfiguration.maxReplySize, valueLimit + (1 << 20))
+        let client = RedisClient(configuration: clientConfiguration)
+        func make(_ suffix: String, in front: WebImageCache?, promoting: Bool) -> (any ImageCache, RedisImageCache) {
+            let redisCache = RedisImageCache(
+                client: client,
+                config: RedisImageCache.Config(namespace: "\(options.redisNamespace)-\(suffix)", maxValueSize: valueLimit),
+                coder: CodersManager.shared
+            )
+            guard let front else { return (redisCache, redisCache) }
+            if promoting { redisCache.promotionCache = front.memoryCache }
+            let layered = CachesManager([redisCache, front])
+            layered.queryPolicy = .serial
+            layered.storePolicy = .concurrent
+            layered.containsPolicy = .serial
+            layered.removePolicy = .concurrent
+            layered.clearPolicy = .concurrent
+            return (layered, redisCache)
+        }
+        let (originalsCache, redisOriginals) = make("originals", in: local?.originals, promoting: true)
+        let (resultsCache, redisResults) = make("results", in: local?.results, promoting: false)
+        originals = originalsCache
+        results = resultsCache
+        redis = [redisOriginals, redisResults]
+        summary += ", Redis at \(redisConfiguration.endpoint) (namespaces \(options.redisNamespace)-originals, -results)"
+        self.summary = summary
+    }
+}

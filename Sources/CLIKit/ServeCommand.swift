@@ -1,0 +1,162 @@
+import Foundation
+import SwiftWebImage
+import WebImageHTTPServer
+import WebImageServer
+
+/// `webimage serve [options]`: a thumbor-compatible image server (``/WebImageServer/ImageServer``
+/// on ``/WebImageHTTPServer/HTTPServer``, libmicrohttpd).
+///
+/// - Builds an ``ImageManager`` over the caches of ``ServeCaches`` for originals, the image
+///   server over it (whose downloader refuses non-public addresses unless
+///   `--allow-private-sources`, stops at `--max-source-bytes` and, from ``ServeOptions``, gives
+///   up after `--timeout`), its access log (``ServeAccessLog``), and the HTTP server.
+/// - Prints `webimage serve: listening on http://HOST:PORT` on standard output once it accepts
+///   connections (with `--port 0`, the port the system picked), then a line on where its caches
+///   are on standard error.
+/// - SIGTERM or SIGINT: stops accepting, finishes the requests in flight, prints
+///   `webimage serve: stopped` and exits 0 (``ServeSignals``); a second signal exits at once
+///   with status 1.
+/// - Decisions (the issue's): port 8888 and `/healthcheck` as thumbor; signed URLs unless
+///   `--allow-unsigned`; every option also an environment variable (``ServeEnvironment``).
+struct ServeCommand: Command {
+    static let name = "serve"
+    static let summary = "Serve images over HTTP: thumbor URLs, signed, cached (memory, disk, Redis)"
+    static let help = """
+        USAGE: webimage serve [--port N] [--host ADDRESS] (--key KEY | --key-file FILE | --allow-unsigned)
+                              [--cache-dir DIR | --no-cache] [--redis URL] [--root DIR] [options]
+
+        Serves thumbor-style image URLs (/<signature>/<options>/<source> or, with
+        --allow-unsigned, /unsafe/<options>/<source>): fetches the source, resizes, crops,
+        filters and re-encodes it, and caches originals and results. GET /healthcheck and
+        /health answer WORKING; /metrics has Prometheus counters. Prints the address it
+        listens on, then one access-log line per request on standard error. SIGTERM or
+        SIGINT stops it gracefully (requests in flight finish; exit status 0).
+
+        OPTIONS (each also an environment variable: --max-age is WEBIMAGE_SERVE_MAX_AGE;
+        the command line wins):
+          --port N              TCP port (default 8888, as thumbor; 0 picks a free one).
+          --host ADDRESS        Address to listen on (default 0.0.0.0; 127.0.0.1 for local only).
+          --key KEY             The security key URLs are signed with (HMAC-SHA1). Prefer
+                                --key-file or WEBIMAGE_SERVE_KEY: a flag shows in 'ps'.
+          --key-file FILE       Read the key from FILE (surrounding whitespace dropped).
+          --allow-unsigned      Also serve /unsafe/ URLs (thumbor's ALLOW_UNSAFE_URL).
+          --allow-private-sources
+                                Fetch from loopback, private, link-local and other non-public
+                                addresses too (refused by default, against SSRF).
+          --allow-source-host H Only fetch from host H (exact, or *.example.com for its
+                                subdomains); repeatable, or comma-separated. Default: any
+                                public host.
+          --root DIR            Serve sources without a scheme from files under DIR (no path
+                                may leave it). Default: none (such sources are refused).
+          --cache-dir DIR       Keep the caches in DIR/originals and DIR/results (default:
+                                ~/.cache/swiftwebimage/serve-originals and serve-results).
+          --no-cache            No memory or disk cache (Redis still, with --redis).
+          --memory-cache-mb N   Memory for the caches, in MiB (default 512: 1/2 decoded
+                                originals, 1/4 reduced copies of them, 1/4 results).
+          --disk-cache-mb N     Disk for the caches, in MiB (default 2048; half each).
+          --redis URL           Share originals and results with a fleet through Redis:
+                                redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]. Asked after memory
+                                and disk; an outage only costs hit rate.
+          --redis-namespace P   Redis namespaces P-originals and P-results (default webimage-serve).
+          --max-source-bytes N  Largest source body (default 50M; K, M, G suffixes).
+          --max-source-pixels N Largest source frame, in pixels (default 50000000).
+          --max-total-pixels N  Largest pixel total over every frame (default 200000000).
+          --max-frames N        Most frames in a source (default 1000).
+          --max-output N        Largest output side, in pixels (default 8192).
+          --max-url-length N    Longest request path, in bytes (default 4096).
+          --timeout SECONDS     Deadline of one request (default 30): 504 after it.
+          --queue N             Transforms that may wait for a worker (default 64); beyond,
+                                503 with Retry-After.
+          --workers N           Transforms at once (default: the number of cores).
+          --threads N           HTTP threads (default: the number of cores, at least 2).
+          --max-connections N   Connections open at once (default 1024).
+          --max-age SECONDS     Cache-Control max-age of answers (default 86400).
+          --quality N           Quality when the URL gives none, 1...100 (default 80).
+          --access-log DEST     '-' standard error (default), a file to append to, or 'off'.
+          -h, --help            Show this help.
+
+        EXAMPLES:
+          WEBIMAGE_SERVE_KEY=secret webimage serve --port 8888 --cache-dir /var/cache/webimage
+          webimage serve --allow-unsigned --host 127.0.0.1 --root ./images
+          webimage serve --key-file /etc/webimage/key --redis redis://10.0.0.5:6379
+        """
+
+    let console: Console
+
+    init(console: Console) {
+        self.console = console
+    }
+
+    func run(_ arguments: [String]) async throws -> Int32 {
+        let parser = ArgumentParser(
+            command: Self.name,
+            flags: ServeOptions.flags,
+            options: ServeOptions.valueOptions,
+            repeatable: ServeOptions.repeatable
+        )
+        let parsed = try parser.parse(arguments)
+        if parsed.has("--help") {
+            console.printText(Self.help)
+            return ExitStatus.success
+        }
+        let merged = try ServeEnvironment.merge(parsed, environment: ProcessInfo.processInfo.environment, command: Self.name)
+        let options = try ServeOptions(merged, command: Self.name)
+        let server = try Self.makeServer(options, command: Self.name)
+
+        let stopping = ServeShutdown()
+        ServeSignals.install { number in
+            if stopping.signal() {
+                console.printError("webimage \(Self.name): \(ServeSignals.name(number)): stopping; finishing the requests in flight")
+            } else {
+                console.printError("webimage \(Self.name): \(ServeSignals.name(number)) again: exiting now")
+                exit(ExitStatus.failure)
+            }
+        }
+        do {
+            try server.http.start()
+        } catch {
+            throw CLIError.failure("\(Self.name): cannot listen on \(options.http.host) port \(options.http.port): \(ErrorReport(error).message)")
+        }
+        let host = options.http.host.contains(":") ? "[\(options.http.host)]" : options.http.host
+        console.print("webimage \(Self.name): listening on http://\(host):\(server.http.port)")
+        console.printError("webimage \(Self.name): caches: \(server.caches.summary); \(options.server.securityKey == nil ? "unsigned URLs only" : options.server.allowsUnsigned ? "signed and unsigned URLs" : "signed URLs only")")
+        await stopping.wait()
+        // In-flight requests end within their deadline; a little more for the answers to go out.
+        await server.http.shutdown(gracePeriod: options.server.requestTimeout + .seconds(5))
+        console.printError("webimage \(Self.name): stopped")
+        return ExitStatus.success
+    }
+
+    /// What `run` starts: the HTTP server and the caches under it.
+    struct Server: Sendable {
+        /// The HTTP server (not yet started).
+        let http: HTTPServer
+        /// The handler it runs.
+        let images: ImageServer
+        /// The caches of the handler.
+        let caches: ServeCaches
+    }
+
+    /// Builds the parts `options` describe, not yet listening.
+    /// - Throws: ``CLIError`` when the access log cannot be opened.
+    static func makeServer(_ options: ServeOptions, command: String) throws(CLIError) -> Server {
+        let caches = ServeCaches(options)
+        var configuration = options.server
+        switch options.accessLog {
+        case .standardError:
+            let log = ServeAccessLog(descriptor: STDERR_FILENO, closing: false)
+            configuration.accessLog = { log.write($0) }
+        case .file(let path):
+            let log = try ServeAccessLog.appending(to: path, command: command)
+            configuration.accessLog = { log.write($0) }
+        case .off:
+            configuration.accessLog = nil
+        }
+        // The image server hands the manager its own loaders per request (the downloader with
+        // the address guard and the size limit, the file loader under the root): the manager
+        // needs none of its own, only the caches.
+        let manager = ImageManager(cache: caches.originals, loader: LoadersManager())
+        let images = ImageServer(configuration: configuration, manager: manager, resultCache: caches.results)
+        return Server(http: HTTPServer(configuration: options.http, handler: images), images: images, caches: caches)
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import RedisCache
+import SwiftWebImage
+import WebImageHTTPServer
+import WebImageServer
+
+/// Everything `webimage serve` is told on its command line and in its environment, checked and
+/// turned into the configurations of the parts it builds.
+///
+/// Every option has an environment variable, `WEBIMAGE_SERVE_` and the option's name in upper
+/// case with `_` for `-` (`--max-source-bytes` is `WEBIMAGE_SERVE_MAX_SOURCE_BYTES`); the
+/// command line wins over the environment (see ``ServeEnvironment``).
+///
+/// Decisions:
+/// - No key and no `--allow-unsigned` is a usage error: such a server would refuse every image
+///   URL, which is never what someone starting it wants.
+/// - `--memory-cache-mb` and `--disk-cache-mb` are totals: decoded originals get half of the
+///   memory, the image server's reduced copies of them and its tier of encoded results a quarter
+///   each; originals and results get half of the disk each.
+struct ServeOptions: Sendable {
+    /// Where the caches live.
+    enum CacheLocation: Sendable, Equatable {
+        /// `$XDG_CACHE_HOME/swiftwebimage/serve-originals` and `serve-results` (or under `~/.cache`).
+        case standard
+        /// `DIR/originals` and `DIR/results`.
+        case directory(URL)
+        /// `--no-cache`: no memory or disk cache (Redis still, with `--redis`).
+        case disabled
+    }
+
+    /// Where the access log goes.
+    enum AccessLog: Sendable, Equatable {
+        /// Standard error (the default).
+        case standardError
+        /// Appended to this file.
+        case file(String)
+        /// Not written.
+        case off
+    }
+
+    /// The handler's configuration.
+    var server = ImageServerConfiguration()
+    /// The HTTP server's configuration (port 8888 on every interface by default).
+    var http = HTTPServerConfiguration()
+    /// Where the caches live.
+    var cacheLocation = CacheLocation.standard
+    /// The memory the caches may hold, in bytes, over both.
+    var memoryCacheBytes = 512 << 20
+    /// The disk the caches may use, in bytes, over both.
+    var diskCacheBytes = 2048 << 20
+    /// The Redis server of `--redis`, or `nil`.
+    var redis: RedisClient.Configuration?
+    /// The Redis namespace prefix (`<prefix>-originals`, `<prefix>-results`).
+    var redisNamespace = "webimage-serve"
+    /// Where the access log goes.
+    var accessLog = AccessLog.standardError
+
+    /// The flags (options without a value).
+    static let flags: Set<String> = ["--allow-unsigned", "--allow-private-sources", "--no-cache"]
+    /// The options that take a value.
+    static let valueOptions: Set<String> = [
+        "--port", "--host", "--key", "--key-file", "--cache-dir", "--memory-cache-mb", "--disk-cache-mb",
+        "--redis", "--redis-namespace", "--allow-source-host", "--root", "--max-source-bytes",
+        "--max-source-pixels", "--max-total-pixels", "--max-frames", "--max-output", "--max-url-length",
+        "--timeout", "--queue", "--threads", "--workers", "--max-connections", "--max-age", "--quality",
+        "--access-log",
+    ]
+    /// The options that may be given several times.
+    static let repeatable: Set<String> = ["--allow-source-host"]
+    /// Options of which at most one may be given; the environment gives none of a group the
+    /// command line names one of.
+    static let exclusiveGroups: [Set<String>] = [["--key", "--key-file"], ["--cache-dir", "--no-cache"]]
+
+    /// The options of `arguments` (already merged with the environment).
+    /// - Throws: ``CLIError`` (usage) naming the option and the value that is wrong.
+    init(_ arguments: ParsedArguments, command: String) throws(CLIError) {
+        guard arguments.positionals.isEmpty else {
+            throw .usage("\(command): takes no arguments, only options (got '\(arguments.positionals[0])')")
+        }
+        for group in Self.exclusiveGroups {
+            let given = group.filter { arguments.has($0) || arguments.value($0) != nil }.sorted()
+            if given.count > 1 {
+                throw .usage("\(command): \(given.joined(separator: " and ")) cannot be used together")
+            }
+        }
+        // Where to listen.
+        if let host = arguments.value("--host") {
+            guard !host.isEmpty else { throw .usage("\(command): --host needs an address (0.0.0.0, 127.0.0.1, ::)") }
+            http.host = host
+        }
+        http.port = try Self.integer(arguments, "--port", in: 0...65535, command: command) ?? http.port
+        http.threadCount = try Self.integer(arguments, "--threads", in: 1...1024, command: command) ?? http.threadCount
+        http.connectionLimit = try Self.integer(arguments, "--max-connections", in: 1...1_000_000, command: command) ?? http.connectionLimit
+
+        // Security.
+        server.allowsUnsigned = arguments.has("--allow-unsigned")
+        server.allowsPrivateSources = arguments.has("--allow-private-sources")
+        if let key = arguments.value("--key") {
+            guard !key.isEmpty else { throw .usage("\(command): --key is empty") }
+            server.securityKey = key
+        } else if let file = arguments.value("--key-file") {
+            server.securityKey = try Self.readKey(file, command: command)
+        }
+        if server.securityKey == nil, !server.allowsUnsigned {
+            throw .usage("\(command): give a security key (--key, --key-file or WEBIMAGE_SERVE_KEY), or --allow-unsigned to serve /unsafe/ URLs")
+        }
+        for value in arguments.allValues("--allow-source-host") {
+            let hosts = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+            guard !hosts.isEmpty else { throw .usage("\(command): --allow-source-host needs a host name") }
+            server.allowedSourceHosts += hosts
+        }
+        if let root = arguments.value("--root") {
+            var isDirectory: ObjCBool = false
+            guard !root.isEmpty, FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw .usage("\(command): --root \(root) is not a directory")
+            }
+            server.fileRoot = URL(fileURLWithPath: root, isDirectory: true).standardizedFileURL
+        }
+
+        // Limits.
+        if let value = arguments.value("--max-source-bytes") {
+            guard let bytes = ByteCount.parse(value), bytes >= 1 else {
+                throw .usage("\(command): --max-source-bytes needs a size (50000000, 50M, 1G), not '\(value)'")
+            }
+            server.maximumSourceBytes = bytes
+        }
+        server.maximumSourcePixels = try Self.integer(arguments, "--max-source-pixels", in: 1...Int.max, command: command) ?? server.maximumSourcePixels
+        server.maximumTotalSourcePixels = try Self.integer(arguments, "--max-total-pixels", in: 1...Int.max, command: command) ?? server.maximumTotalSourcePixels
+        server.maximumSourceFrames = try Self.integer(arguments, "--max-frames", in: 1...Int.max, command: command) ?? server.maximumSourceFrames
+        server.maximumOutputDimension = try Self.integer(arguments, "--max-output", in: 1...65535, command: command) ?? server.maximumOutputDimension
+        server.maximumURLLength = try Self.integer(arguments, "--max-url-length", in: 16...1_048_576, command: command) ?? server.maximumURLLength
+        if let value = arguments.value("--timeout") {
+            guard let seconds = Double(value), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+                throw .usage("\(command): --timeout needs a number of seconds above 0 (30, 2.5), not '\(value)'")
+            }
+            server.requestTimeout = .milliseconds(Int64((seconds * 1000).rounded(.up)))
+        }
+        server.maximumQueuedTransforms = try Self.integer(arguments, "--queue", in: 0...1_000_000, command: command) ?? server.maximumQueuedTransforms
+        server.transformConcurrency = try Self.integer(arguments, "--workers", in: 1...1024, command: command) ?? server.transformConcurrency
+        server.cacheMaxAge = try Self.integer(arguments, "--max-age", in: 0...Int(Int32.max), command: command) ?? server.cacheMaxAge
+        server.defaultQuality = try Self.integer(arguments, "--quality", in: 1...100, command: command) ?? server.defaultQuality
+
+        // Fetching: the downloader gives up with the request, and fetches for many origins at once.
+        let deadline = server.requestTimeout.components
+        server.downloaderConfiguration.totalTimeout = Double(deadline.seconds) + Double(deadline.attoseconds) / 1e18
+        server.downloaderConfiguration.maxConcurrentDownloads = 16
+
+        // Caches.
+        if arguments.has("--no-cache") {
+            cacheLocation = .disabled
+        } else if let directory = arguments.value("--cache-dir") {
+            guard !directory.isEmpty else { throw .usage("\(command): --cache-dir needs a directory") }
+            cacheLocation = .directory(URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL)
+        }
+        memoryCacheBytes = try (Self.integer(arguments, "--memory-cache-mb", in: 0...1 << 30, command: command)).map { $0 << 20 } ?? memoryCacheBytes
+        diskCacheBytes = try (Self.integer(arguments, "--disk-cache-mb", in: 0...1 << 30, command: command)).map { $0 << 20 } ?? diskCacheBytes
+        // Half of the memory is for decoded originals (ServeCaches), a quarter for the image
+        // server's reduced copies of them (resizes start from those), a quarter for its tier of
+        // encoded results.
+        server.reducedOriginalsCapacity = cacheLocation == .disabled ? 0 : memoryCacheBytes / 4
+        server.resultMemoryCapacity = cacheLocation == .disabled ? 0 : memoryCacheBytes / 4
+        if let url = arguments.value("--redis") {
+            redis = try ServeRedisURL.configuration(url, command: command)
+        }
+        if let namespace = arguments.value("--redis-namespace") {
+            guard !namespace.isEmpty else { throw .usage("\(command): --redis-namespace is empty") }
+            redisNamespace = namespace
+        }
+
+        // The access log.
+        switch arguments.value("--access-log") {
+        case nil, "-", "stderr": accessLog = .standardError
+        case "off", "none": accessLog = .off
+        case let path?:
+            guard !path.isEmpty else { throw .usage("\(command): --access-log needs a file, '-' or 'off'") }
+            accessLog = .file(path)
+        }
+    }
+
+    /// The value of `option` as a whole number in `range`, or `nil` when it was not given.
+    static func integer(_ arguments: ParsedArguments, _ option: String, in range: ClosedRange<Int>, command: String) throws(CLIError) -> Int? {
+        guard let value = arguments.value(option) else { return nil }
+        guard let number = Int(value), range.contains(number) else {
+            let upper = range.upperBound == Int.max ? "" : " to \(range.upperBound)"
+            throw .usage("\(command): \(option) needs a whole number from \(range.lowerBound)\(upper), not '\(value)'")
+        }
+        return number
+    }
+
+    /// The key in `path`: its contents without the whitespace and line breaks around them.
+    static func readKey(_ path: String, command: String) throws(CLIError) -> String {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw .usage("\(command): cannot read the key file \(path): \(ErrorReport(error).message)")
+        }
+        guard data.count <= 64 * 1024 else { throw .usage("\(command): the key file \(path) is over 64 KB; is it the right file?") }
+        let key = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !key.isEmpty else { throw .usage("\(command): the key file \(path) is empty") }
+        return key
+    }
+}

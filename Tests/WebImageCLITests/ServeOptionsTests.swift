@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+import WebImageServer
+@testable import WebImageCLIKit
+
+/// `webimage serve`'s options, their environment variables and their checks, in process.
+@Suite struct ServeOptionsTests {
+    let workspace = Workspace()
+
+    func options(_ arguments: [String], environment: [String: String] = [:]) throws(CLIError) -> ServeOptions {
+        let parser = ArgumentParser(command: "serve", flags: ServeOptions.flags, options: ServeOptions.valueOptions, repeatable: ServeOptions.repeatable)
+        let parsed = try parser.parse(arguments)
+        return try ServeOptions(ServeEnvironment.merge(parsed, environment: environment, command: "serve"), command: "serve")
+    }
+
+    func usageMessage(_ arguments: [String], environment: [String: String] = [:]) -> String? {
+        do {
+            _ = try options(arguments, environment: environment)
+            return nil
+        } catch {
+            #expect(error.kind == .usage)
+            return error.message
+        }
+    }
+
+    @Test func defaultsAreThumborsPortAndSafe() throws {
+        let options = try options(["--key", "secret"])
+        #expect(options.http.port == 8888)
+        #expect(options.http.host == "0.0.0.0")
+        #expect(options.server.securityKey == "secret")
+        #expect(!options.server.allowsUnsigned)
+        #expect(!options.server.allowsPrivateSources)
+        #expect(options.server.fileRoot == nil)
+        #expect(options.cacheLocation == .standard)
+        #expect(options.redis == nil)
+        #expect(options.accessLog == .standardError)
+        // 512 MiB: half for decoded originals (ServeCaches), a quarter each for the server's
+        // reduced copies and encoded results.
+        #expect(options.memoryCacheBytes == 512 << 20)
+        #expect(options.server.reducedOriginalsCapacity == 128 << 20)
+        #expect(options.server.resultMemoryCapacity == 128 << 20)
+        let uncached = try self.options(["--key", "k", "--no-cache"])
+        #expect(uncached.server.reducedOriginalsCapacity == 0 && uncached.server.resultMemoryCapacity == 0)
+    }
+
+    @Test func aKeyOrAllowUnsignedIsRequired() throws {
+        let message = try #require(usageMessage([]))
+        #expect(message.contains("--key, --key-file or WEBIMAGE_SERVE_KEY"))
+        #expect(message.contains("--allow-unsigned"))
+        let unsigned = try options(["--allow-unsigned"])
+        #expect(unsigned.server.allowsUnsigned && unsigned.server.securityKey == nil)
+    }
+
+    @Test func everyOptionHasAnEnvironmentVariable() throws {
+        #expect(ServeEnvironment.variable(for: "--max-source-bytes") == "WEBIMAGE_SERVE_MAX_SOURCE_BYTES")
+        let options = try options([], environment: [
+            "WEBIMAGE_SERVE_KEY": "from-env",
+            "WEBIMAGE_SERVE_PORT": "9000",
+            "WEBIMAGE_SERVE_ALLOW_PRIVATE_SOURCES": "yes",
+            "WEBIMAGE_SERVE_ALLOW_UNSIGNED": "0",
+            "WEBIMAGE_SERVE_ALLOW_SOURCE_HOST": "a.example, *.b.example",
+            "WEBIMAGE_SERVE_MAX_SOURCE_BYTES": "10M",
+            "WEBIMAGE_SERVE_TIMEOUT": "2.5",
+            "WEBIMAGE_SERVE_QUEUE": "3",
+            "WEBIMAGE_SERVE_WORKERS": "2",
+            "WEBIMAGE_SERVE_THREADS": "5",
+            "WEBIMAGE_SERVE_MAX_AGE": "60",
+            "WEBIMAGE_SERVE_ACCESS_LOG": "off",
+            "WEBIMAGE_SERVE_REDIS": "redis://127.0.0.1:6380/2",
+        ])
+        #expect(options.server.securityKey == "from-env")
+        #expect(options.http.port == 9000)
+        #expect(options.server.allowsPrivateSources)
+        #expect(!options.server.allowsUnsigned)
+        #expect(options.server.allowedSourceHosts == ["a.example", "*.b.example"])
+        #expect(options.server.maximumSourceBytes == 10 << 20)
+        #expect(options.server.requestTimeout == .milliseconds(2500))
+        #expect(options.server.maximumQueuedTransforms == 3)
+        #expect(options.server.transformConcurrency == 2)
+        #expect(options.http.threadCount == 5)
+        #expect(options.server.cacheMaxAge == 60)
+        #expect(options.accessLog == .off)
+        #expect(options.redis?.port == 6380 && options.redis?.database == 2)
+    }
+
+    @Test func theCommandLineWinsOverTheEnvironment() throws {
+        let options = try options(["--port", "7000", "--key", "flag"], environment: [
+            "WEBIMAGE_SERVE_PORT": "9000", "WEBIMAGE_SERVE_KEY": "env",
+            // --key-file is in --key's group: the environment gives neither when the command line names one.
+            "WEBIMAGE_SERVE_KEY_FILE": "/nonexistent/key",
+        ])
+        #expect(options.http.port == 7000)
+        #expect(options.server.securityKey == "flag")
+        // --no-cache in the environment yields to --cache-dir on the command line.
+        let cached = try self.options(["--allow-unsigned", "--cache-dir", workspace.path("c")], environment: ["WEBIMAGE_SERVE_NO_CACHE": "1"])
+        #expect(cached.cacheLocation == .directory(URL(fileURLWithPath: workspace.path("c"), isDirectory: true).standardizedFileURL))
+    }
+
+    @Test func aFlagVariableMustBeOnOrOff() throws {
+        let message = try #require(usageMessage(["--key", "k"], environment: ["WEBIMAGE_SERVE_NO_CACHE": "maybe"]))
+        #expect(message.contains("WEBIMAGE_SERVE_NO_CACHE") && message.contains("'maybe'"))
+    }
+
+    @Test func theKeyFileIsReadAndTrimmed() throws {
+        let path = try workspace.write(Data("  s3cret-key\n\n".utf8), to: "key")
+        #expect(try options(["--key-file", path]).server.securityKey == "s3cret-key")
+        let empty = try workspace.write(Data("\n".utf8), to: "empty")
+        #expect(usageMessage(["--key-file", empty])?.contains("is empty") == true)
+        #expect(usageMessage(["--key-file", workspace.path("missing")])?.contains("cannot read the key file") == true)
+        #expect(usageMessage(["--key", "a", "--key-file", path])?.contains("--key and --key-file cannot be used together") == true)
+    }
+
+    @Test(arguments: [
+        (["--port", "70000"], "--port needs a whole number from 0 to 65535, not '70000'"),
+        (["--workers", "0"], "--workers needs a whole number from 1 to 1024, not '0'"),
+        (["--max-source-bytes", "lots"], "--max-source-bytes needs a size"),
+        (["--timeout", "-1"], "--timeout needs a number of seconds above 0"),
+        (["--quality", "101"], "--quality needs a whole number from 1 to 100"),
+        (["--max-url-length", "3"], "--max-url-length needs a whole number from 16"),
+        (["--root", "/nonexistent/root"], "--root /nonexistent/root is not a directory"),
+        (["--redis", "rediss://cache.example"], "only redis:// URLs are supported"),
+        (["--redis", "redis://127.0.0.1/x"], "the path must be a database number"),
+        (["--redis", "redis://127.0.0.1:0"], "port 0 is out of range"),
+        (["--cache-dir", "c", "--no-cache"], "--cache-dir and --no-cache cannot be used together"),
+        (["extra"], "takes no arguments, only options"),
+    ])
+    func badValuesAreUsageErrors(arguments: [String], expected: String) throws {
+        let message = try #require(usageMessage(["--allow-unsigned"] + arguments))
+        #expect(message.contains(expected), "\(message)")
+    }
+
+    @Test func redisURLs() throws {
+        let full = try ServeRedisURL.configuration("redis://user:p%40ss@cache.internal:6390/3", command: "serve")
+        #expect(full.host == "cache.internal" && full.port == 6390 && full.database == 3)
+        #expect(full.username == "user" && full.password == "p@ss")
+        let passwordOnly = try ServeRedisURL.configuration("redis://:secret@10.0.0.5", command: "serve")
+        #expect(passwordOnly.username == nil && passwordOnly.password == "secret" && passwordOnly.port == 6379)
+        let ipv6 = try ServeRedisURL.configuration("redis://[::1]:6379", command: "serve")
+        #expect(ipv6.host == "::1")
+    }
+
+    @Test func anAccessLogLineIsOneBoundedTimestampedLine() throws {
+        let entry = ImageServerAccessLogEntry(
+            method: "GET", path: "/unsafe/10x10/a b\u{1B}[2J\n" + String(repeating: "x", count: 3000), status: 200, bytes: 1234,
+            duration: 0.012, cacheTier: .none, remoteAddress: "127.0.0.1"
+        )
+        let line = ServeAccessLog.line(for: entry, at: Date(timeIntervalSince1970: 1_764_107_700.25))
+        #expect(line.hasPrefix("2025-11-25T21:55:00.250Z 127.0.0.1 GET /unsafe/10x10/a"))
+        #expect(line.contains(" 200 1234 "))
+        #expect(line.hasSuffix("\n"))
+        #expect(line.dropLast().allSatisfy { $0 != "\n" && $0 != "\u{1B}" && $0 != "\r" })
+        #expect(line.utf8.count < 1200, "the path is cut: \(line.utf8.count) bytes")
+    }
+}

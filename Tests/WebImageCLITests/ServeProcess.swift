@@ -1,0 +1,204 @@
+import Foundation
+import Testing
+import WebImageCore
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A `webimage serve` child process for the tests: started with its output on pipes, ready once
+/// it has printed its "listening on" line (no sleeps: the test waits on that line), stopped with
+/// SIGTERM (or killed when the test forgets).
+final class ServeProcess: Sendable {
+    /// The base URL it listens on (`http://127.0.0.1:PORT`).
+    let baseURL: URL
+    private let process: Process
+    private let output: LineCollector
+    private let errors: LineCollector
+
+    /// Starts `webimage serve arguments...` (with `--host 127.0.0.1 --port 0` added) and waits for
+    /// its listening line.
+    /// - Parameter environment: Variables added to the test's own.
+    static func start(_ arguments: [String], home: URL, environment: [String: String] = [:]) async throws -> ServeProcess {
+        let process = Process()
+        process.executableURL = try CLIRunner.executableURL()
+        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0"] + arguments
+        var variables = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WEBIMAGE_SERVE_") }
+        variables["HOME"] = home.path
+        variables["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
+        variables.merge(environment) { _, new in new }
+        process.environment = variables
+        let outputPipe = Pipe()
+        let errorPipe = Pipe()
+        process.standardOutput = outputPipe
+        process.standardError = errorPipe
+        process.standardInput = FileHandle.nullDevice
+        let output = LineCollector(outputPipe.fileHandleForReading)
+        let errors = LineCollector(errorPipe.fileHandleForReading)
+        try process.run()
+        let line = await output.waitForLine { $0.contains("listening on http://") }
+        guard let line, let range = line.range(of: "http://"), let url = URL(string: String(line[range.lowerBound...])) else {
+            process.waitUntilExit()
+            Issue.record("webimage serve did not start (status \(process.terminationStatus)): \(errors.text)")
+            throw CancellationError()
+        }
+        return ServeProcess(baseURL: url, process: process, output: output, errors: errors)
+    }
+
+    private init(baseURL: URL, process: Process, output: LineCollector, errors: LineCollector) {
+        self.baseURL = baseURL
+        self.process = process
+        self.output = output
+        self.errors = errors
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// The URL of `path` (which starts with `/`) on this server.
+    func url(_ path: String) -> URL {
+        URL(string: baseURL.absoluteString + path)!
+    }
+
+    /// Sends `signal` (SIGTERM by default).
+    func send(_ signal: Int32 = SIGTERM) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits until the process has ended, and returns its exit status.
+    func waitForExit() async -> Int32 {
+        let process = process
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                process.waitUntilExit()
+                continuation.resume(returning: process.terminationStatus)
+            }
+        }
+    }
+
+    /// Waits for a line of standard error that contains `text` (`nil` when the stream ended first).
+    func waitForErrorLine(containing text: String) async -> String? {
+        await errors.waitForLine { $0.contains(text) }
+    }
+
+    /// What it wrote to standard error so far.
+    var errorText: String { errors.text }
+    /// What it wrote to standard output so far.
+    var outputText: String { output.text }
+}
+
+/// Reads a pipe on a dispatch thread, line by line, and lets tasks wait for a line that matches.
+final class LineCollector: Sendable {
+    private struct Waiter {
+        let matches: @Sendable (String) -> Bool
+        let continuation: CheckedContinuation<String?, Never>
+    }
+
+    private struct State {
+        var lines: [String] = []
+        var partial = Data()
+        var ended = false
+        var waiters: [Waiter] = []
+    }
+
+    private let state = Locked(State())
+
+    init(_ handle: FileHandle) {
+        DispatchQueue.global().async { [self] in
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { break }
+                append(data)
+            }
+            finish()
+        }
+    }
+
+    /// Everything read so far.
+    var text: String {
+        state.withLock { state in
+            (state.lines + [String(decoding: state.partial, as: UTF8.self)]).joined(separator: "\n")
+        }
+    }
+
+    /// The first line (read so far or later) for which `matches` is true; `nil` when the stream ends first.
+    func waitForLine(_ matches: @escaping @Sendable (String) -> Bool) async -> String? {
+        await withCheckedContinuation { continuation in
+            let found: String?? = state.withLock { state in
+                if let line = state.lines.first(where: matches) { return .some(line) }
+                if state.ended { return .some(nil) }
+                state.waiters.append(Waiter(matches: matches, continuation: continuation))
+                return nil
+            }
+            if let found { continuation.resume(returning: found) }
+        }
+    }
+
+    private func append(_ data: Data) {
+        let ready: [(CheckedContinuation<String?, Never>, String)] = state.withLock { state in
+            state.partial.append(data)
+            var newLines: [String] = []
+            while let newline = state.partial.firstIndex(of: 0x0A) {
+                newLines.append(String(decoding: state.partial[state.partial.startIndex..<newline], as: UTF8.self))
+                state.partial = Data(state.partial[state.partial.index(after: newline)...])
+            }
+            state.lines += newLines
+            var ready: [(CheckedContinuation<String?, Never>, String)] = []
+            state.waiters.removeAll { waiter in
+                guard let line = newLines.first(where: waiter.matches) else { return false }
+                ready.append((waiter.continuation, line))
+                return true
+            }
+            return ready
+        }
+        for (continuation, line) in ready { continuation.resume(returning: line) }
+    }
+
+    private func finish() {
+        let waiters = state.withLock { state -> [Waiter] in
+            state.ended = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.continuation.resume(returning: nil) }
+    }
+}
+
+/// A plain HTTP client for the serve tests: no cache, no cookies.
+enum ServeClient {
+    /// One answer.
+    struct Answer: Sendable {
+        let status: Int
+        let headers: [String: String]
+        let body: Data
+
+        /// A header's value (case-insensitive name).
+        func header(_ name: String) -> String? {
+            headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        }
+    }
+
+    static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
+        configuration.timeoutIntervalForRequest = 120
+        return URLSession(configuration: configuration)
+    }()
+
+    /// `GET url` with `headers`.
+    static func get(_ url: URL, headers: [String: String] = [:]) async throws -> Answer {
+        var request = URLRequest(url: url)
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await session.data(for: request)
+        let http = try #require(response as? HTTPURLResponse)
+        var fields: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { fields[name] = value }
+        }
+        return Answer(status: http.statusCode, headers: fields, body: data)
+    }
+}
