@@ -2,6 +2,7 @@ import Foundation
 import SwiftWebImage
 import WebImageHTTPServer
 import WebImageServer
+import WebPCoder
 
 /// `webimage serve [options]`: a thumbor-compatible image server (``/WebImageServer/ImageServer``
 /// on ``/WebImageHTTPServer/HTTPServer``, libmicrohttpd).
@@ -72,6 +73,9 @@ struct ServeCommand: Command {
           --max-connections N   Connections open at once (default 1024).
           --max-age SECONDS     Cache-Control max-age of answers (default 86400).
           --quality N           Quality when the URL gives none, 1...100 (default 80).
+          --webp-method N       libwebp's method for WebP answers, 0 (fastest) to 6
+                                (smallest); default 4, as thumbor's; 2 costs about 40%
+                                less CPU for files about 7% larger.
           --access-log DEST     '-' standard error (default), a file to append to, or 'off'.
           -h, --help            Show this help.
 
@@ -156,6 +160,10 @@ struct ServeCommand: Command {
         // the address guard and the size limit, the file loader under the root): the manager
         // needs none of its own, only the caches.
         let manager = ImageManager(cache: caches.originals, loader: LoadersManager())
+        if options.webpMethod != 4 {
+            // Added last, so the coders manager asks it first for WebP.
+            CodersManager.shared.add(WebPCoder(method: options.webpMethod))
+        }
         let images = ImageServer(configuration: configuration, manager: manager, resultCache: caches.results)
         return Server(http: HTTPServer(configuration: options.http, handler: images), images: images, caches: caches)
     }

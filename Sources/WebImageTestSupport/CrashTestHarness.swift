@@ -110,7 +110,7 @@ public struct CrashTestHarness: Sendable {
         try child.run()
         let marker = Array((line + "\n").utf8)
         return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 let reader = output.fileHandleForReading
                 // The bytes since the last newline, plus the chunk: a line may arrive in pieces.
                 var pending: [UInt8] = [UInt8(ascii: "\n")]

@@ -106,13 +106,13 @@ enum CLIRunner {
 
     private static func readAll(_ handle: FileHandle) async -> Data {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: handle.readDataToEndOfFile()) }
+            Thread.detachNewThread { continuation.resume(returning: handle.readDataToEndOfFile()) }
         }
     }
 
     private static func readTerminal(_ master: Int32) async -> Data {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 var data = Data()
                 var buffer = [UInt8](repeating: 0, count: 4096)
                 while true {
@@ -132,7 +132,7 @@ enum CLIRunner {
 
     private static func waitForExit(_ process: Process) async -> Int32 {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 process.waitUntilExit()
                 continuation.resume(returning: process.terminationStatus)
             }

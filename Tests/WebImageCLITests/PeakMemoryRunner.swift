@@ -50,9 +50,9 @@ enum PeakMemoryRunner {
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        // The blocking read and wait run on a dispatch thread, never on the concurrency pool.
+        // The blocking read and wait run on a thread of their own, never on Dispatch's global pool (which the concurrency pool shares on Linux).
         let text = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 let data = output.fileHandleForReading.readDataToEndOfFile()
                 process.waitUntilExit()
                 continuation.resume(returning: String(decoding: data, as: UTF8.self))

@@ -34,6 +34,8 @@ import WebImageServer
         #expect(options.cacheLocation == .standard)
         #expect(options.redis == nil)
         #expect(options.accessLog == .standardError)
+        #expect(options.webpMethod == 4)
+        #expect(try self.options(["--key", "k", "--webp-method", "2"]).webpMethod == 2)
         // 512 MiB: half for decoded originals (ServeCaches), a quarter each for the server's
         // reduced copies and encoded results.
         #expect(options.memoryCacheBytes == 512 << 20)
@@ -116,6 +118,7 @@ import WebImageServer
         (["--max-source-bytes", "lots"], "--max-source-bytes needs a size"),
         (["--timeout", "-1"], "--timeout needs a number of seconds above 0"),
         (["--quality", "101"], "--quality needs a whole number from 1 to 100"),
+        (["--webp-method", "7"], "--webp-method needs a whole number from 0 to 6"),
         (["--max-url-length", "3"], "--max-url-length needs a whole number from 16"),
         (["--root", "/nonexistent/root"], "--root /nonexistent/root is not a directory"),
         (["--redis", "rediss://cache.example"], "only redis:// URLs are supported"),

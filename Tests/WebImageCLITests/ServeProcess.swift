@@ -71,8 +71,11 @@ final class ServeProcess: Sendable {
     /// Waits until the process has ended, and returns its exit status.
     func waitForExit() async -> Int32 {
         let process = process
+        // A thread of its own, not Dispatch's global pool: Swift's tasks run on that pool, and
+        // a blocked pool thread is replaced only about once a second on Linux (other suites'
+        // servers then waited tens of seconds for their handlers' tasks).
         return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 process.waitUntilExit()
                 continuation.resume(returning: process.terminationStatus)
             }
@@ -90,7 +93,8 @@ final class ServeProcess: Sendable {
     var outputText: String { output.text }
 }
 
-/// Reads a pipe on a dispatch thread, line by line, and lets tasks wait for a line that matches.
+/// Reads a pipe on a thread of its own (never a thread of Dispatch's global pool, which Swift's
+/// tasks share), line by line, and lets tasks wait for a line that matches.
 final class LineCollector: Sendable {
     private struct Waiter {
         let matches: @Sendable (String) -> Bool
@@ -107,7 +111,7 @@ final class LineCollector: Sendable {
     private let state = Locked(State())
 
     init(_ handle: FileHandle) {
-        DispatchQueue.global().async { [self] in
+        Thread.detachNewThread { [self] in
             while true {
                 let data = handle.availableData
                 if data.isEmpty { break }

@@ -81,7 +81,7 @@ struct FleetTests {
         probe.standardError = errors
         try probe.run()
         return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 let text = output.fileHandleForReading.readDataToEndOfFile()
                 let errorText = errors.fileHandleForReading.readDataToEndOfFile()
                 probe.waitUntilExit()

@@ -229,10 +229,25 @@ public final class RedisServerProcess: Sendable {
             return state.running
         }) else { return }
         let process = running.process
+        let pid = process.processIdentifier
         if process.isRunning {
-            _ = Self.systemKill(process.processIdentifier, signal)
+            _ = Self.systemKill(pid, signal)
         }
-        process.waitUntilExit()
+        // Waits for the kernel to end the process (dead or a zombie), not for Foundation's
+        // `waitUntilExit`: that needs a Dispatch thread to see the child's exit, and tests call
+        // this on the concurrency pool, whose threads are Dispatch's; with both of a 2-core
+        // machine's pool threads here, the full suite stalled for minutes.
+        for _ in 0..<10_000 where Self.isRunningNow(pid) {
+            usleep(1000)
+        }
+    }
+
+    /// Whether `pid` still runs (exists and is not a zombie), from `/proc/<pid>/stat`.
+    private static func isRunningNow(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        let state = stat[stat.index(after: close)...].drop { $0 == " " }.first
+        return state != "Z" && state != "X"
     }
 
     private static func systemKill(_ pid: Int32, _ signal: Int32) -> Int32 {
