@@ -81,14 +81,7 @@ struct ServeCaches: Sendable {
                 coder: CodersManager.shared
             )
             guard let front else { return (redisCache, redisCache) }
-            if promoting { redisCache.promotionCache = front.memoryCache }
-            let layered = CachesManager([redisCache, front])
-            layered.queryPolicy = .serial
-            layered.storePolicy = .concurrent
-            layered.containsPolicy = .serial
-            layered.removePolicy = .concurrent
-            layered.clearPolicy = .concurrent
-            return (layered, redisCache)
+            return (redisCache.makeLayeredCache(over: front, promotingInto: promoting ? front.memoryCache : nil), redisCache)
         }
         let (originalsCache, redisOriginals) = make("originals", in: local?.originals, promoting: true)
         let (resultsCache, redisResults) = make("results", in: local?.results, promoting: false)

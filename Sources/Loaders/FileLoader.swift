@@ -67,7 +67,7 @@ public final class FileLoader: ImageLoader {
         let path = url.path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw WebImageError(.invalidURL, "No file at \(path) (from \(url.absoluteString))", url: url)
+            throw WebImageError(.invalidURL, "No file at \(path) (from \(url.absoluteString))", underlyingError: URLError(.fileDoesNotExist), url: url)
         }
         guard !isDirectory.boolValue else {
             throw WebImageError(.invalidURL, "\(path) is a directory, not an image file", url: url)
@@ -83,7 +83,7 @@ public final class FileLoader: ImageLoader {
             // One byte past the limit tells a file that is too large (even one that grew).
             let data = try handle.read(upToCount: limit + 1) ?? Data()
             guard data.count <= limit else {
-                throw WebImageError(.invalidDownloadResponse, "\(path) is larger than the limit of \(limit) bytes", url: url)
+                throw WebImageError(.invalidDownloadResponse, "\(path) is larger than the limit of \(limit) bytes", underlyingError: URLError(.dataLengthExceedsMaximum), url: url)
             }
             return data
         } catch let error as WebImageError {

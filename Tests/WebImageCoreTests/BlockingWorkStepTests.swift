@@ -6,23 +6,6 @@ import WebImageCore
 import Glibc
 #endif
 
-/// A gate that blocks threads (not tasks): a job waits on it as a slow read or decode would.
-private final class StepGate: Sendable {
-    private let semaphore = DispatchSemaphore(value: 0)
-    private let opened = Locked(false)
-
-    func wait() {
-        if opened.withLock({ $0 }) { return }
-        semaphore.wait()
-        semaphore.signal()
-    }
-
-    func open() {
-        opened.withLock { $0 = true }
-        semaphore.signal()
-    }
-}
-
 /// The threads steps ran on, by name.
 private final class ThreadLog: Sendable {
     private let threads = Locked([String: UInt]())
@@ -63,7 +46,7 @@ private final class ThreadLog: Sendable {
     @Test func theNextStepWaitsForASlotOfItsExecutor() async throws {
         let io = BlockingWorkExecutor(name: "test.io", width: 2)
         let processing = BlockingWorkExecutor(name: "test.processing", width: 1)
-        let gate = StepGate()
+        let gate = ThreadGate()
         let log = ThreadLog()
         let blocker = Task {
             try await processing.run {
@@ -98,7 +81,7 @@ private final class ThreadLog: Sendable {
     @Test func aBusyThreadHandsTheNextStepToANewWorker() async throws {
         let io = BlockingWorkExecutor(name: "test.io", width: 1)
         let processing = BlockingWorkExecutor(name: "test.processing", width: 2)
-        let gate = StepGate()
+        let gate = ThreadGate()
         let log = ThreadLog()
         let chain = Task {
             try await io.run(steps: { () -> BlockingWorkStep<Int> in
@@ -125,7 +108,7 @@ private final class ThreadLog: Sendable {
     @Test func aCancelledChainDropsTheWaitingStep() async throws {
         let io = BlockingWorkExecutor(name: "test.io", width: 2)
         let processing = BlockingWorkExecutor(name: "test.processing", width: 1)
-        let gate = StepGate()
+        let gate = ThreadGate()
         let ran = Locked(false)
         let blocker = Task { try await processing.run { gate.wait() } }
         while processing.runningCount < 1 { await Task.yield() }

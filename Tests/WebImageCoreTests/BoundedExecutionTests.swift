@@ -4,23 +4,6 @@ import Testing
 import WebImageTestSupport
 @testable import WebImageCore
 
-/// A gate that blocks threads (not tasks): executor jobs wait on it, as a slow decode would.
-private final class ThreadGate: Sendable {
-    private let semaphore = DispatchSemaphore(value: 0)
-    private let opened = Locked(false)
-
-    func wait() {
-        if opened.withLock({ $0 }) { return }
-        semaphore.wait()
-        semaphore.signal()
-    }
-
-    func open() {
-        opened.withLock { $0 = true }
-        semaphore.signal()
-    }
-}
-
 /// Counts jobs running at once and the most ever seen.
 private final class ConcurrencyMeter: Sendable {
     private let state = Locked((running: 0, peak: 0, finished: 0))

@@ -181,7 +181,7 @@ extension DownloadTransfer: CurlExchangeOwner {
         case .stop:
             return false
         case .tooLarge(let size):
-            fail(WebImageError(.invalidDownloadResponse, "Download of \(url.absoluteString) refused: the body passed the limit of \(limit) bytes (\(size) received)", url: url))
+            fail(WebImageError(.invalidDownloadResponse, "Download of \(url.absoluteString) refused: the body passed the limit of \(limit) bytes (\(size) received)", underlyingError: URLError(.dataLengthExceedsMaximum), url: url))
             return false
         case .outOfMemory:
             fail(WebImageError(.invalidDownloadResponse, "Download of \(url.absoluteString) failed: no memory for its body", url: url))
@@ -249,7 +249,7 @@ extension DownloadTransfer: CurlExchangeOwner {
             }
         }
         if http.expectedContentLength > Int64(configuration.maximumResponseSize) {
-            throw WebImageError(.invalidDownloadResponse, "Download of \(url.absoluteString) refused: it declares \(http.expectedContentLength) bytes, the limit is \(configuration.maximumResponseSize)", url: url, statusCode: status, contentType: contentType)
+            throw WebImageError(.invalidDownloadResponse, "Download of \(url.absoluteString) refused: it declares \(http.expectedContentLength) bytes, the limit is \(configuration.maximumResponseSize)", underlyingError: URLError(.dataLengthExceedsMaximum), url: url, statusCode: status, contentType: contentType)
         }
     }
 
@@ -351,7 +351,7 @@ extension DownloadTransfer: CurlExchangeOwner {
                     return .failure(truncated(received: received, expected: expected, status: state.response?.statusCode))
                 }
                 if let refusal = exchange.guardRefusal {
-                    return .failure(WebImageError(.invalidDownloadResponse, "Download of \(exchange.request.url.absoluteString) refused: it would connect to \(refusal), and the downloader refuses non-public addresses (refusesNonPublicAddresses)", url: url))
+                    return .failure(WebImageError(.invalidDownloadResponse, "Download of \(exchange.request.url.absoluteString) refused: it would connect to \(refusal), and the downloader refuses non-public addresses (refusesNonPublicAddresses)", underlyingError: DownloadAddressRefusal(address: refusal), url: url))
                 }
                 return .failure(CurlErrors.error(code, text, url: url, hop: exchange.request.url, limit: environment.configuration.maximumResponseSize))
             }

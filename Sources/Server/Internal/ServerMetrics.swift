@@ -89,39 +89,32 @@ final class ServerMetrics: Sendable {
         for tier in ImageServerCacheTier.allCases where tier != .none {
             text += "webimage_serve_cache_hits_total{tier=\"\(tier.rawValue)\"} \(snapshot.cacheHits[tier] ?? 0)\n"
         }
-        text += "# HELP webimage_serve_result_misses_total Image requests that no result tier could answer.\n"
-        text += "# TYPE webimage_serve_result_misses_total counter\n"
-        text += "webimage_serve_result_misses_total \(snapshot.resultMisses)\n"
-        text += "# HELP webimage_serve_origin_fetches_total Sources fetched (one per coalesced load), by kind.\n"
-        text += "# TYPE webimage_serve_origin_fetches_total counter\n"
-        for kind in snapshot.originFetches.keys.sorted() {
-            text += "webimage_serve_origin_fetches_total{source=\"\(kind)\"} \(snapshot.originFetches[kind] ?? 0)\n"
-        }
-        text += "# HELP webimage_serve_origin_bytes_total Bytes of sources fetched, by kind.\n"
-        text += "# TYPE webimage_serve_origin_bytes_total counter\n"
-        for kind in snapshot.originBytes.keys.sorted() {
-            text += "webimage_serve_origin_bytes_total{source=\"\(kind)\"} \(snapshot.originBytes[kind] ?? 0)\n"
-        }
-        text += "# HELP webimage_serve_origin_failures_total Source fetches that failed, by kind.\n"
-        text += "# TYPE webimage_serve_origin_failures_total counter\n"
-        for kind in snapshot.originFailures.keys.sorted() {
-            text += "webimage_serve_origin_failures_total{source=\"\(kind)\"} \(snapshot.originFailures[kind] ?? 0)\n"
-        }
-        text += "# HELP webimage_serve_requests_in_flight Requests being answered now.\n"
-        text += "# TYPE webimage_serve_requests_in_flight gauge\n"
-        text += "webimage_serve_requests_in_flight \(snapshot.inFlight)\n"
-        text += "# HELP webimage_serve_transform_queue_depth Transforms waiting for a worker.\n"
-        text += "# TYPE webimage_serve_transform_queue_depth gauge\n"
-        text += "webimage_serve_transform_queue_depth \(queueDepth)\n"
-        text += "# HELP webimage_serve_transforms_in_flight Transforms running now.\n"
-        text += "# TYPE webimage_serve_transforms_in_flight gauge\n"
-        text += "webimage_serve_transforms_in_flight \(transformsInFlight)\n"
-        text += "# HELP webimage_serve_result_memory_entries Results held in the server's memory tier.\n"
-        text += "# TYPE webimage_serve_result_memory_entries gauge\n"
-        text += "webimage_serve_result_memory_entries \(resultMemory.count)\n"
-        text += "# HELP webimage_serve_result_memory_bytes Bytes held in the server's memory tier.\n"
-        text += "# TYPE webimage_serve_result_memory_bytes gauge\n"
-        text += "webimage_serve_result_memory_bytes \(resultMemory.cost)\n"
+        Self.appendSample("webimage_serve_result_misses_total", type: "counter", help: "Image requests that no result tier could answer.", value: snapshot.resultMisses, to: &text)
+        Self.appendCounter("webimage_serve_origin_fetches_total", help: "Sources fetched (one per coalesced load), by kind.", bySource: snapshot.originFetches, to: &text)
+        Self.appendCounter("webimage_serve_origin_bytes_total", help: "Bytes of sources fetched, by kind.", bySource: snapshot.originBytes, to: &text)
+        Self.appendCounter("webimage_serve_origin_failures_total", help: "Source fetches that failed, by kind.", bySource: snapshot.originFailures, to: &text)
+        Self.appendSample("webimage_serve_requests_in_flight", type: "gauge", help: "Requests being answered now.", value: snapshot.inFlight, to: &text)
+        Self.appendSample("webimage_serve_transform_queue_depth", type: "gauge", help: "Transforms waiting for a worker.", value: queueDepth, to: &text)
+        Self.appendSample("webimage_serve_transforms_in_flight", type: "gauge", help: "Transforms running now.", value: transformsInFlight, to: &text)
+        Self.appendSample("webimage_serve_result_memory_entries", type: "gauge", help: "Results held in the server's memory tier.", value: resultMemory.count, to: &text)
+        Self.appendSample("webimage_serve_result_memory_bytes", type: "gauge", help: "Bytes held in the server's memory tier.", value: resultMemory.cost, to: &text)
         return text
+    }
+
+    /// Appends a counter with a `source` label: its HELP and TYPE lines, then one sample per
+    /// source in name order.
+    private static func appendCounter(_ name: String, help: String, bySource values: [String: Int], to text: inout String) {
+        text += "# HELP \(name) \(help)\n"
+        text += "# TYPE \(name) counter\n"
+        for (source, value) in values.sorted(by: { $0.key < $1.key }) {
+            text += "\(name){source=\"\(source)\"} \(value)\n"
+        }
+    }
+
+    /// Appends one unlabelled sample with its HELP and TYPE lines.
+    private static func appendSample(_ name: String, type: String, help: String, value: some Numeric, to text: inout String) {
+        text += "# HELP \(name) \(help)\n"
+        text += "# TYPE \(name) \(type)\n"
+        text += "\(name) \(value)\n"
     }
 }

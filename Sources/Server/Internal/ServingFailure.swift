@@ -1,5 +1,9 @@
 import Foundation
 import WebImageCore
+import WebImageLoaders
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// A request that ends in an error status: the status, a short message for the body (one
 /// line, no stack trace, no internal detail beyond what names the problem) and, for `503`,
@@ -22,8 +26,8 @@ struct ServingFailure: Error, Sendable {
     /// chose, so they are cut.
     static let maximumMessageLength = 300
 
-    /// The failure a source load ended with, by the error's code and (where the loaders give no
-    /// code of their own) its message:
+    /// The failure a source load ended with, by the error's code and the loaders' underlying
+    /// error (``DownloadAddressRefusal``, `URLError` `.dataLengthExceedsMaximum` / `.timedOut`):
     /// - the downloader's address guard (`refusesNonPublicAddresses`): `403`;
     /// - a body or file over the size limit: `413`;
     /// - the origin's 404 or 410: `404`; a file that does not exist: `404`;
@@ -43,16 +47,17 @@ struct ServingFailure: Error, Sendable {
             }
             return ServingFailure(502, "origin answered \(error.statusCode.map(String.init) ?? "an unacceptable status") for \(source)")
         case .invalidDownloadResponse:
-            if text.contains("refusesNonPublicAddresses") {
+            if error.underlyingError is DownloadAddressRefusal {
                 return ServingFailure(403, "source refused: \(source) resolves to a non-public address")
             }
-            if text.contains("limit") && text.contains("bytes") && !text.contains("timed out") {
+            switch (error.underlyingError as? URLError)?.code {
+            case .dataLengthExceedsMaximum?:
                 return ServingFailure(413, "source \(source) is larger than the limit of the server")
-            }
-            if text.contains("timed out") {
+            case .timedOut?:
                 return ServingFailure(502, "origin timed out for \(source)")
+            default:
+                return ServingFailure(502, "origin failed for \(source)")
             }
-            return ServingFailure(502, "origin failed for \(source)")
         case .invalidDownloadContentType:
             return ServingFailure(502, "origin answered a content type that is not accepted for \(source)")
         case .imageTooLarge:
@@ -60,7 +65,7 @@ struct ServingFailure: Error, Sendable {
         case .badImageData, .unsupportedFormat:
             return ServingFailure(422, "source \(source) is not an image the server can decode")
         case .invalidURL, .unsupportedURL:
-            if text.hasPrefix("No file at") {
+            if (error.underlyingError as? URLError)?.code == .fileDoesNotExist {
                 return ServingFailure(404, "source not found: \(source)")
             }
             return ServingFailure(400, "source \(source) is not a URL the server can load")

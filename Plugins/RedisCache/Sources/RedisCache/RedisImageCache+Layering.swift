@@ -26,8 +26,19 @@ extension RedisImageCache {
     ///   its default limits).
     /// - Returns: A new manager over the two; the memory cache is its highest member.
     public func makeLayeredCache(memoryCache: MemoryCache = MemoryCache()) -> CachesManager {
+        makeLayeredCache(over: memoryCache, promotingInto: memoryCache)
+    }
+
+    /// The same layering with any local cache in front (for example a
+    /// ``/WebImageCaches/WebImageCache``, memory and disk): `front` is asked first, Redis after
+    /// it; stores, removals and clears go to both at once.
+    /// - Parameters:
+    ///   - front: The local cache, the manager's highest member.
+    ///   - memoryCache: Where Redis hits are promoted (sets ``promotionCache``), or `nil` for none.
+    /// - Returns: A new manager over the two.
+    public func makeLayeredCache(over front: any ImageCache, promotingInto memoryCache: MemoryCache?) -> CachesManager {
         promotionCache = memoryCache
-        let manager = CachesManager([self, memoryCache])
+        let manager = CachesManager([self, front])
         manager.queryPolicy = .serial
         manager.storePolicy = .concurrent
         manager.containsPolicy = .serial

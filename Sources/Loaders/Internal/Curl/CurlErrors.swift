@@ -14,7 +14,7 @@ enum CurlErrors {
         let reason = text ?? String(cString: curl_easy_strerror(code))
         let where_ = hop == url ? "" : " (at \(hop.absoluteString))"
         if code == CURLE_FILESIZE_EXCEEDED {
-            return WebImageError(.invalidDownloadResponse, "Download of \(url.absoluteString) refused: it declares more than the limit of \(limit) bytes\(where_)", url: url)
+            return WebImageError(.invalidDownloadResponse, "Download of \(url.absoluteString) refused: it declares more than the limit of \(limit) bytes\(where_)", underlyingError: URLError(.dataLengthExceedsMaximum), url: url)
         }
         let urlCode = urlErrorCode(code)
         return WebImageError(.invalidDownloadResponse, "Download of \(url.absoluteString) failed\(where_): \(reason) (curl error \(code.rawValue))", underlyingError: URLError(urlCode), url: url)

@@ -1,0 +1,22 @@
+import Dispatch
+import WebImageCore
+
+/// A gate that blocks threads (not tasks): executor jobs wait on it, as a slow read or decode
+/// would. Once opened it stays open.
+final class ThreadGate: Sendable {
+    private let semaphore = DispatchSemaphore(value: 0)
+    private let opened = Locked(false)
+
+    /// Blocks the calling thread until the gate is opened.
+    func wait() {
+        if opened.withLock({ $0 }) { return }
+        semaphore.wait()
+        semaphore.signal()
+    }
+
+    /// Opens the gate for every waiter, now and later.
+    func open() {
+        opened.withLock { $0 = true }
+        semaphore.signal()
+    }
+}
