@@ -10,6 +10,11 @@ import WebImageServer
         configuration.host = "127.0.0.1"
         configuration.port = 0
         configuration.threadCount = 2
+        // Far above any answer's time: in a full `swift test` every suite starts at once on a
+        // 2-thread task pool, and a handler's task may wait most of a minute for a thread;
+        // libmicrohttpd would close the suspended connection at the default 30 s. The idle
+        // timeout test sets its own.
+        configuration.connectionTimeout = .seconds(600)
         configure(&configuration)
         let server = HTTPServer(configuration: configuration, handler: handler)
         try server.start()
