@@ -70,16 +70,28 @@ public final class LoopbackHTTPServer: Sendable {
         self.port = port
         state.withLock { $0.routes = routes }
         threads.enter()
-        let thread = Thread { [self] in
-            acceptLoop()
+        // The accept thread does not keep the server alive: a server nobody stops is released
+        // (a full test run once had hundreds of forgotten servers polling), and then the
+        // thread closes the listening socket and ends.
+        let threads = threads
+        let thread = Thread { [weak self] in
+            while true {
+                guard let server = self else {
+                    listener.close()
+                    break
+                }
+                // stop() closes the listener once this thread has left.
+                if server.isStopping { break }
+                guard let connection = listener.accept(timeoutMilliseconds: 50) else { continue }
+                guard let server = self, server.serve(connection) else {
+                    connection.close()
+                    continue
+                }
+            }
             threads.leave()
         }
         thread.name = "LoopbackHTTPServer.accept.\(port)"
         thread.start()
-    }
-
-    deinit {
-        stop()
     }
 
     /// `http://127.0.0.1:<port>`.
@@ -99,7 +111,7 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// Stops the server: stops accepting, shuts every open connection down (a request held at
     /// a gate or stalled is abandoned), waits until every server thread has ended, then closes
-    /// the listening socket. Idempotent; `deinit` calls it too.
+    /// the listening socket. Idempotent. A server nobody stops stops when it is released.
     ///
     /// Descriptors are only shut down under the server's lock, while their owner still holds
     /// them: a descriptor number closed by one server may already belong to another one.
@@ -173,31 +185,27 @@ public final class LoopbackHTTPServer: Sendable {
         stopping.load(ordering: .acquiring)
     }
 
-    private func acceptLoop() {
-        while !isStopping {
-            guard let connection = listener.accept(timeoutMilliseconds: 50) else { continue }
-            let accepted = state.withLock { state -> Bool in
-                guard !state.isStopping else { return false }
-                state.connections[connection.fd] = connection
-                return true
-            }
-            guard accepted else {
-                connection.close()
-                break
-            }
-            threads.enter()
-            let thread = Thread { [self] in
-                LoopbackConnection(socket: connection, server: self).serve()
-                // Closed under the lock, so that stop() never shuts down a reused number.
-                state.withLock { state in
-                    state.connections[connection.fd] = nil
-                    connection.close()
-                }
-                threads.leave()
-            }
-            thread.name = "LoopbackHTTPServer.connection.\(connection.fd)"
-            thread.start()
+    /// Starts a thread serving `connection`; `false` (the caller closes it) once stopping.
+    private func serve(_ connection: LoopbackSocket) -> Bool {
+        let accepted = state.withLock { state -> Bool in
+            guard !state.isStopping else { return false }
+            state.connections[connection.fd] = connection
+            return true
         }
+        guard accepted else { return false }
+        threads.enter()
+        let thread = Thread { [self] in
+            LoopbackConnection(socket: connection, server: self).serve()
+            // Closed under the lock, so that stop() never shuts down a reused number.
+            state.withLock { state in
+                state.connections[connection.fd] = nil
+                connection.close()
+            }
+            threads.leave()
+        }
+        thread.name = "LoopbackHTTPServer.connection.\(connection.fd)"
+        thread.start()
+        return true
     }
 
     /// Whether the server is stopping (polled by connections that wait).

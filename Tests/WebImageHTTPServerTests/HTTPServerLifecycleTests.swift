@@ -141,6 +141,26 @@ import Glibc
         await server.shutdown()
     }
 
+    @Test func aRequestSlowerThanTheIdleTimeoutIsStillAnswered() async throws {
+        let gate = AsyncGate()
+        let handler = ClosureHandler { _ in
+            await gate.wait()
+            return ServerResponse(status: 200, body: Data("late".utf8))
+        }
+        let server = try HTTPServerRequestTests.makeServer(handler) {
+            $0.connectionTimeout = .seconds(1)
+        }
+        let connection = try await RawHTTPConnection.open(port: server.port, sending: "GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        await gate.waitForArrivals(1)
+        // The time under test: the handler works for more than twice the idle timeout.
+        try await Task.sleep(for: .milliseconds(2500))
+        gate.open()
+        let response = try await connection.readResponse()
+        #expect(response.status == 200)
+        #expect(response.text == "late")
+        await server.shutdown()
+    }
+
     @Test func connectionsOverTheLimitWaitUntilOneCloses() async throws {
         let handler = ClosureHandler { request in ServerResponse(status: 200, body: Data(request.path.utf8)) }
         let server = try HTTPServerRequestTests.makeServer(handler) {

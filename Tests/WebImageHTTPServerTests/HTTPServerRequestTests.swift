@@ -10,10 +10,12 @@ import WebImageServer
         configuration.host = "127.0.0.1"
         configuration.port = 0
         configuration.threadCount = 2
-        // Far above any answer's time: in a full `swift test` every suite starts at once on a
-        // 2-thread task pool, and a handler's task may wait most of a minute for a thread;
-        // libmicrohttpd would close the suspended connection at the default 30 s. The idle
-        // timeout test sets its own.
+        // Far above any gap between a test's own steps: in a full `swift test` every suite
+        // starts at once on a 2-thread task pool, and a client task that has connected may
+        // wait most of a minute for a thread before it sends its request; libmicrohttpd would
+        // close that idle connection at the default 30 s. (A request being answered is never
+        // timed out: libmicrohttpd takes suspended connections off its timeout lists.) The
+        // timeout tests set their own.
         configuration.connectionTimeout = .seconds(600)
         configure(&configuration)
         let server = HTTPServer(configuration: configuration, handler: handler)

@@ -47,6 +47,17 @@ final class RawHTTPConnection: @unchecked Sendable {
         try await perform { try connectNow(port: port, host: host) }
     }
 
+    /// Connects and sends `text` in one step on one thread, so that no wait for the task pool
+    /// comes between them (for tests with a short idle timeout).
+    static func open(port: Int, host: String = "127.0.0.1", sending text: String) async throws -> RawHTTPConnection {
+        let bytes = Array(text.utf8)
+        return try await perform {
+            let connection = try connectNow(port: port, host: host)
+            try connection.sendNow(bytes)
+            return connection
+        }
+    }
+
     /// Runs a blocking `body` on a new thread.
     static func perform<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
