@@ -145,9 +145,7 @@ struct ServeOptions: Sendable {
         server.defaultQuality = try Self.integer(arguments, "--quality", in: 1...100, command: command) ?? server.defaultQuality
         webpMethod = try Self.integer(arguments, "--webp-method", in: 0...6, command: command) ?? webpMethod
 
-        // Fetching: the downloader gives up with the request, and fetches for many origins at once.
-        let deadline = server.requestTimeout.components
-        server.downloaderConfiguration.totalTimeout = Double(deadline.seconds) + Double(deadline.attoseconds) / 1e18
+        // Fetching: many origins at once (ImageServer caps each fetch at the request deadline).
         server.downloaderConfiguration.maxConcurrentDownloads = 16
 
         // Caches.

@@ -51,10 +51,12 @@ public final class LoopbackHTTPServer: Sendable {
         var log: [Request] = []
         var connections: [Int32: LoopbackSocket] = [:]
         var watchers: [Watcher] = []
+        var nextWatcherID: UInt64 = 0
         var isStopping = false
     }
 
     private struct Watcher {
+        let id: UInt64
         let path: String
         let counter: PathStatistics.Counter
         let value: Int
@@ -157,15 +159,28 @@ public final class LoopbackHTTPServer: Sendable {
         servingNanoseconds.add(nanoseconds, ordering: .relaxed)
     }
 
-    /// Suspends until `counter` of `path` has reached at least `value` (at once if it has).
+    /// Suspends until `counter` of `path` has reached at least `value` (at once if it has), or
+    /// until the calling task is cancelled (a test past its time limit fails instead of hanging).
     public func waitUntil(path: String, _ counter: PathStatistics.Counter, reaches value: Int) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let holds = state.withLock { state -> Bool in
-                if (state.statistics[path] ?? PathStatistics())[counter] >= value { return true }
-                state.watchers.append(Watcher(path: path, counter: counter, value: value, continuation: continuation))
-                return false
+        let id = state.withLock { state -> UInt64 in
+            defer { state.nextWatcherID += 1 }
+            return state.nextWatcherID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let holds = state.withLock { state -> Bool in
+                    if (state.statistics[path] ?? PathStatistics())[counter] >= value || Task.isCancelled { return true }
+                    state.watchers.append(Watcher(id: id, path: path, counter: counter, value: value, continuation: continuation))
+                    return false
+                }
+                if holds { continuation.resume() }
             }
-            if holds { continuation.resume() }
+        } onCancel: {
+            let watcher = state.withLock { state -> Watcher? in
+                guard let index = state.watchers.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.watchers.remove(at: index)
+            }
+            watcher?.continuation.resume()
         }
     }
 

@@ -120,6 +120,11 @@ public final class ImageServer: ServerRequestHandler {
         downloads.refusesNonPublicAddresses = !configuration.allowsPrivateSources
         downloads.maximumResponseSize = configuration.maximumSourceBytes
         if !configuration.allowedSourceHosts.isEmpty { downloads.maximumRedirects = 0 }
+        // No origin fetch outlives the deadline of the request that started it: an origin that
+        // never answers costs one connection for the deadline, not until an idle timeout.
+        let deadline = configuration.requestTimeout.components
+        let deadlineSeconds = Double(deadline.seconds) + Double(deadline.attoseconds) / 1e18
+        downloads.totalTimeout = min(downloads.totalTimeout ?? deadlineSeconds, deadlineSeconds)
         let metrics = metrics
         let downloader = Downloader(configuration: downloads, coder: coder)
         let files = FileLoader(coder: coder, maximumFileSize: configuration.maximumSourceBytes)

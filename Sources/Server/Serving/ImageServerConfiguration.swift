@@ -72,8 +72,9 @@ public struct ImageServerConfiguration: Sendable {
     public var reducedOriginalsCapacity: Int = 128 * 1024 * 1024
     /// The downloader settings for http(s) sources (timeouts, headers, CA files, concurrency).
     /// The server sets `refusesNonPublicAddresses` (from ``allowsPrivateSources``),
-    /// `maximumResponseSize` (from ``maximumSourceBytes``) and, with an allow-list,
-    /// `maximumRedirects` (0) over what is given here; `allowedNonPublicAddresses` is kept, so
+    /// `maximumResponseSize` (from ``maximumSourceBytes``), `totalTimeout` (at most
+    /// ``requestTimeout``: no origin fetch outlives the deadline of the request that started
+    /// it) and, with an allow-list, `maximumRedirects` (0) over what is given here; `allowedNonPublicAddresses` is kept, so
     /// one inner origin can be let through while the guard stays on.
     public var downloaderConfiguration = DownloaderConfiguration()
     /// Loaders for other URL schemes of sources, by lower-case scheme: `["photos": PhotosLoader(...)]`

@@ -42,6 +42,22 @@ import WebImageLoopbackServer
         #expect(await fixture.get(path: "/metrics").text.contains("webimage_serve_requests_total{status=\"504\"} 1\n"))
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func anOriginThatNeverAnswersIsLeftAtTheDeadline() async throws {
+        let gate = AsyncGate()
+        let fixture = try ServingFixture(routes: ["/never.jpg": .delayedHeaders(until: gate, then: .data(ServingFixture.jpeg(), contentType: "image/jpeg"))]) {
+            $0.requestTimeout = .milliseconds(300)
+            // No idle timeout to end the fetch: only the request deadline can.
+            $0.downloaderConfiguration.downloadTimeout = 3600
+        }
+        defer { gate.open() }
+        let response = await fixture.get(ThumborRequest(source: fixture.originSource("/never.jpg")))
+        #expect(response.status == 504)
+        // The server's fetch hangs up on the origin (without the cap, an hour from now).
+        await fixture.origin.waitForClientDisconnects(on: "/never.jpg", count: 1)
+        #expect(fixture.origin.statistics(for: "/never.jpg").completedCount == 0)
+    }
+
     @Test func aFullTransformQueueGives503WithRetryAfter() async throws {
         let fixture = try ServingFixture {
             $0.transformConcurrency = 1
