@@ -11,7 +11,7 @@ public final class AsyncGate: Sendable {
         var isOpen = false
         var arrivals = 0
         var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
-        var arrivalWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var arrivalWatchers: [(id: UInt64, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
         var threadWaiters: [DispatchSemaphore] = []
         var nextID: UInt64 = 0
     }
@@ -92,15 +92,28 @@ public final class AsyncGate: Sendable {
         state.withLock { $0.arrivals }
     }
 
-    /// Suspends until at least `count` calls to ``wait()`` have arrived.
+    /// Suspends until at least `count` calls to ``wait()`` have arrived, or until the calling
+    /// task is cancelled (a test past its time limit fails instead of hanging the run).
     public func waitForArrivals(_ count: Int) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state in
-                if state.arrivals >= count { return true }
-                state.arrivalWatchers.append((count, continuation))
-                return false
+        let id: UInt64 = state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = state.withLock { state in
+                    if state.arrivals >= count || Task.isCancelled { return true }
+                    state.arrivalWatchers.append((id, count, continuation))
+                    return false
+                }
+                if ready { continuation.resume() }
             }
-            if ready { continuation.resume() }
+        } onCancel: {
+            let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard let index = state.arrivalWatchers.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.arrivalWatchers.remove(at: index).continuation
+            }
+            continuation?.resume()
         }
     }
 }

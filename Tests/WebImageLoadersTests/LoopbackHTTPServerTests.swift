@@ -118,4 +118,19 @@ struct LoopbackHTTPServerTests {
         #expect(data.count == 3 * 1024 * 1024)
         #expect(data.allSatisfy { $0 == 0x5A })
     }
+
+    @Test func cancelledWaitsReturnInsteadOfHanging() async {
+        defer { server.stop() }
+        let gate = AsyncGate()
+        let server = server
+        // Nothing will ever arrive or be requested: only the cancellations end these waits.
+        let arrivals = Task { await gate.waitForArrivals(1) }
+        let requests = Task { await server.waitForRequests(to: "/never", count: 1) }
+        arrivals.cancel()
+        requests.cancel()
+        await arrivals.value
+        await requests.value
+        #expect(gate.arrivals == 0)
+        #expect(server.statistics(for: "/never").requestCount == 0)
+    }
 }
