@@ -66,74 +66,84 @@ extension DiskCache {
     }
 
     /// The sweep behind ``removeExpiredData(referenceDate:)`` and the size limit on writes.
-    /// - Parameter onlyIfOverLimit: Do nothing unless the known total is over the limit (checked
-    ///   again once the sweep lock is held, since another sweep may have just run).
+    /// - Parameter onlyIfOverLimit: The size limit on a write: do nothing unless the known total
+    ///   is over the limit (checked again once the sweep lock is held, since another sweep may
+    ///   have just run), and nothing either while another sweep runs: that sweep brings the
+    ///   total down to half the limit. Waiting for it instead made every write, then every
+    ///   file-I/O thread and the reads queued behind them, wait for the whole sweep (a server
+    ///   writing 300 results a second stalled for a second each time its cache filled).
     @discardableResult
     func sweep(referenceDate: Double, onlyIfOverLimit: Bool) -> Int {
-        sweepLock.withLock { _ -> Int in
-            let (config, overLimit, known) = state.withLock { state in
-                let over = (state.index?.totalSize ?? 0) > state.config.sizeLimit
-                if onlyIfOverLimit, !over { return (state.config, false, [String: DiskIndex.Entry]()) }
-                state.index?.beginSweep()
-                return (state.config, over, state.index?.entries ?? [:])
-            }
-            if onlyIfOverLimit, !overLimit { return 0 }
-            let accessOrder = config.expireType == .accessDate
-            let recency = { (name: String) -> UInt64 in
-                guard let entry = known[name] else { return 0 }
-                return accessOrder ? entry.accessed : entry.written
-            }
-
-            var listing = scan(expireType: config.expireType) ?? Scan()
-            if accessOrder {
-                // Reads within a minute of the file's access time do not refresh it on disk;
-                // the index knows when they happened. The file stays the truth beyond that
-                // window (the time may have been set on purpose, or by another process).
-                listing.entries = listing.entries.map { entry in
-                    guard let accessTime = known[entry.name]?.accessTime, accessTime > entry.date,
-                          accessTime - entry.date <= Self.accessTimeResolution else { return entry }
-                    return ScannedEntry(name: entry.name, size: entry.size, date: accessTime)
-                }
-            }
-            var removed = 0
-            var kept: [ScannedEntry] = []
-            kept.reserveCapacity(listing.entries.count)
-            let expiry = referenceDate - config.maxAge
-            for entry in listing.entries {
-                if config.maxAge >= 0, entry.date < expiry {
-                    removeFiles(ofEntry: entry.name)
-                    removed += 1
-                } else {
-                    kept.append(entry)
-                }
-            }
-            var total = kept.reduce(0) { $0 + $1.size }
-            if total > config.sizeLimit {
-                kept.sort { ($0.date, recency($0.name)) < ($1.date, recency($1.name)) }
-                let target = config.sizeLimit / 2
-                var count = 0
-                while total > target, count < kept.count {
-                    removeFiles(ofEntry: kept[count].name)
-                    total -= kept[count].size
-                    count += 1
-                }
-                removed += count
-                kept.removeFirst(count)
-            }
-            let staleBefore = FileIO.now() - Self.staleFileAge
-            for file in listing.temporaryFiles + listing.orphanSidecars where file.date < staleBefore {
-                FileIO.removeFile(directoryPath + "/" + file.name)
-            }
-            let survivors = kept.map { (name: $0.name, size: $0.size) }
-            state.withLock { state in
-                if state.index == nil {
-                    if state.directoryReady { state.index = DiskIndex(scanned: survivors) }
-                } else {
-                    state.index?.endSweep(kept: survivors)
-                }
-            }
-            return removed
+        if onlyIfOverLimit {
+            return sweepLock.withLockIfAvailable { _ in sweepHoldingLock(referenceDate: referenceDate, onlyIfOverLimit: true) } ?? 0
         }
+        return sweepLock.withLock { _ in sweepHoldingLock(referenceDate: referenceDate, onlyIfOverLimit: false) }
+    }
+
+    /// ``sweep(referenceDate:onlyIfOverLimit:)`` with the sweep lock held.
+    private func sweepHoldingLock(referenceDate: Double, onlyIfOverLimit: Bool) -> Int {
+        let (config, overLimit, known) = state.withLock { state in
+            let over = (state.index?.totalSize ?? 0) > state.config.sizeLimit
+            if onlyIfOverLimit, !over { return (state.config, false, [String: DiskIndex.Entry]()) }
+            state.index?.beginSweep()
+            return (state.config, over, state.index?.entries ?? [:])
+        }
+        if onlyIfOverLimit, !overLimit { return 0 }
+        let accessOrder = config.expireType == .accessDate
+        let recency = { (name: String) -> UInt64 in
+            guard let entry = known[name] else { return 0 }
+            return accessOrder ? entry.accessed : entry.written
+        }
+
+        var listing = scan(expireType: config.expireType) ?? Scan()
+        if accessOrder {
+            // Reads within a minute of the file's access time do not refresh it on disk;
+            // the index knows when they happened. The file stays the truth beyond that
+            // window (the time may have been set on purpose, or by another process).
+            listing.entries = listing.entries.map { entry in
+                guard let accessTime = known[entry.name]?.accessTime, accessTime > entry.date,
+                      accessTime - entry.date <= Self.accessTimeResolution else { return entry }
+                return ScannedEntry(name: entry.name, size: entry.size, date: accessTime)
+            }
+        }
+        var removed = 0
+        var kept: [ScannedEntry] = []
+        kept.reserveCapacity(listing.entries.count)
+        let expiry = referenceDate - config.maxAge
+        for entry in listing.entries {
+            if config.maxAge >= 0, entry.date < expiry {
+                removeFiles(ofEntry: entry.name)
+                removed += 1
+            } else {
+                kept.append(entry)
+            }
+        }
+        var total = kept.reduce(0) { $0 + $1.size }
+        if total > config.sizeLimit {
+            kept.sort { ($0.date, recency($0.name)) < ($1.date, recency($1.name)) }
+            let target = config.sizeLimit / 2
+            var count = 0
+            while total > target, count < kept.count {
+                removeFiles(ofEntry: kept[count].name)
+                total -= kept[count].size
+                count += 1
+            }
+            removed += count
+            kept.removeFirst(count)
+        }
+        let staleBefore = FileIO.now() - Self.staleFileAge
+        for file in listing.temporaryFiles + listing.orphanSidecars where file.date < staleBefore {
+            FileIO.removeFile(directoryPath + "/" + file.name)
+        }
+        let survivors = kept.map { (name: $0.name, size: $0.size) }
+        state.withLock { state in
+            if state.index == nil {
+                if state.directoryReady { state.index = DiskIndex(scanned: survivors) }
+            } else {
+                state.index?.endSweep(kept: survivors)
+            }
+        }
+        return removed
     }
 
     /// Removes an entry's file and sidecar.

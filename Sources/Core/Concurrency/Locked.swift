@@ -45,6 +45,18 @@ public final class Locked<Value>: Sendable {
             return try body(&value)
         }
     }
+
+    /// Runs `body` with exclusive access if no other thread holds the lock now; returns `nil`
+    /// at once, without running `body`, if one does.
+    @inlinable
+    public func withLockIfAvailable<Result, Failure: Error>(_ body: (inout sending Value) throws(Failure) -> sending Result) throws(Failure) -> sending Result? {
+        try mutex.withLockIfAvailable { (value: inout sending Value) throws(Failure) -> sending Result in
+            let token = Unmanaged.passUnretained(self).toOpaque()
+            SanitizerAnnotations.shared.acquire?(token)
+            defer { SanitizerAnnotations.shared.release?(token) }
+            return try body(&value)
+        }
+    }
 }
 
 /// ThreadSanitizer's annotation functions, when the process has them.
