@@ -74,8 +74,8 @@ struct ServeCommand: Command {
           --max-age SECONDS     Cache-Control max-age of answers (default 86400).
           --quality N           Quality when the URL gives none, 1...100 (default 80).
           --webp-method N       libwebp's method for WebP answers, 0 (fastest) to 6
-                                (smallest); default 4, as thumbor's; 2 costs about 40%
-                                less CPU for files about 7% larger.
+                                (smallest); default 4, as thumbor's; 2 takes about half
+                                the encoder's time for files about 10% larger.
           --access-log DEST     '-' standard error (default), a file to append to, or 'off'.
           -h, --help            Show this help.
 
