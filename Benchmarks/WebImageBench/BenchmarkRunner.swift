@@ -29,17 +29,8 @@ struct BenchmarkRunner {
 
     /// Times an async `body` the same way.
     func measureAsync<Output>(iterations override: Int? = nil, _ body: () async throws -> Output) async rethrows -> Measurement {
-        let count = max(1, override ?? iterations)
-        Sink.consume(try await body())
-        var samples: [Double] = []
-        let clock = ContinuousClock()
-        for _ in 0..<count {
-            let start = clock.now
-            let output = try await body()
-            samples.append(Self.milliseconds(clock.now - start))
-            Sink.consume(output)
-        }
-        return Measurement(median: Self.median(samples), minimum: samples.min() ?? 0, iterations: count)
+        // The usage is read outside the timed window, so the timings are those of `body` alone.
+        try await measureAsyncWithUsage(iterations: override, body).0
     }
 
     /// Times an async `body` as ``measureAsync(iterations:_:)`` does, and reports the medians of

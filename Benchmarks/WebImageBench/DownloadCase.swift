@@ -65,14 +65,7 @@ struct DownloadCase {
 
     /// User + system CPU time of `who` (RUSAGE_SELF or RUSAGE_CHILDREN), in milliseconds.
     static func cpuMilliseconds(_ who: __rusage_who) -> Double {
-        cpuMilliseconds(who.rawValue)
-    }
-
-    static func cpuMilliseconds(_ who: Int32) -> Double {
-        var usage = rusage()
-        getrusage(__rusage_who_t(who), &usage)
-        func ms(_ time: timeval) -> Double { Double(time.tv_sec) * 1000 + Double(time.tv_usec) / 1000 }
-        return ms(usage.ru_utime) + ms(usage.ru_stime)
+        ProcessUsage.now(who).cpuMilliseconds
     }
 
     /// CPU time of one run, in milliseconds: the client's own and the origin child's.

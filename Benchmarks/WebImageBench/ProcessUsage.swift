@@ -9,10 +9,11 @@ struct ProcessUsage {
     var contextSwitches: Double
     var minorFaults: Double
 
-    /// The process's totals so far.
-    static func now() -> ProcessUsage {
+    /// The totals so far of `who`: this process (the default) or its ended children
+    /// (`RUSAGE_CHILDREN`).
+    static func now(_ who: __rusage_who = RUSAGE_SELF) -> ProcessUsage {
         var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        getrusage(__rusage_who_t(who.rawValue), &usage)
         func ms(_ time: timeval) -> Double { Double(time.tv_sec) * 1000 + Double(time.tv_usec) / 1000 }
         return ProcessUsage(
             cpuMilliseconds: ms(usage.ru_utime) + ms(usage.ru_stime),

@@ -55,9 +55,6 @@ final class ServeAccessLog: Sendable {
         if entry.path.utf8.count > 1000 {
             entry.path = String(decoding: entry.path.utf8.prefix(1000), as: UTF8.self) + "..."
         }
-        if let address = entry.remoteAddress {
-            entry.remoteAddress = address.escapingControlCharacters.replacingOccurrences(of: " ", with: "_")
-        }
         return timestamp(date) + " " + entry.line + "\n"
     }
 

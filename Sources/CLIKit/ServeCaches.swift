@@ -24,8 +24,6 @@ struct ServeCaches: Sendable {
     let originals: any ImageCache
     /// Where the image server keeps encoded results, or `nil` (no cache at all).
     let results: (any ImageCache)?
-    /// The Redis caches, for the summary line.
-    let redis: [RedisImageCache]
     /// One line for the start-up message: where the caches are.
     let summary: String
 
@@ -65,7 +63,6 @@ struct ServeCaches: Sendable {
         guard let redisConfiguration = options.redis else {
             originals = local?.originals ?? CachesManager()
             results = local?.results
-            redis = []
             self.summary = summary
             return
         }
@@ -74,20 +71,17 @@ struct ServeCaches: Sendable {
         var clientConfiguration = redisConfiguration
         clientConfiguration.maxReplySize = max(clientConfiguration.maxReplySize, valueLimit + (1 << 20))
         let client = RedisClient(configuration: clientConfiguration)
-        func make(_ suffix: String, in front: WebImageCache?, promoting: Bool) -> (any ImageCache, RedisImageCache) {
+        func make(_ suffix: String, in front: WebImageCache?, promoting: Bool) -> any ImageCache {
             let redisCache = RedisImageCache(
                 client: client,
                 config: RedisImageCache.Config(namespace: "\(options.redisNamespace)-\(suffix)", maxValueSize: valueLimit),
                 coder: CodersManager.shared
             )
-            guard let front else { return (redisCache, redisCache) }
-            return (redisCache.makeLayeredCache(over: front, promotingInto: promoting ? front.memoryCache : nil), redisCache)
+            guard let front else { return redisCache }
+            return redisCache.makeLayeredCache(over: front, promotingInto: promoting ? front.memoryCache : nil)
         }
-        let (originalsCache, redisOriginals) = make("originals", in: local?.originals, promoting: true)
-        let (resultsCache, redisResults) = make("results", in: local?.results, promoting: false)
-        originals = originalsCache
-        results = resultsCache
-        redis = [redisOriginals, redisResults]
+        originals = make("originals", in: local?.originals, promoting: true)
+        results = make("results", in: local?.results, promoting: false)
         summary += ", Redis at \(redisConfiguration.endpoint) (namespaces \(options.redisNamespace)-originals, -results)"
         self.summary = summary
     }

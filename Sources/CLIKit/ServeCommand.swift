@@ -135,8 +135,6 @@ struct ServeCommand: Command {
     struct Server: Sendable {
         /// The HTTP server (not yet started).
         let http: HTTPServer
-        /// The handler it runs.
-        let images: ImageServer
         /// The caches of the handler.
         let caches: ServeCaches
     }
@@ -165,6 +163,6 @@ struct ServeCommand: Command {
             CodersManager.shared.add(WebPCoder(method: options.webpMethod))
         }
         let images = ImageServer(configuration: configuration, manager: manager, resultCache: caches.results)
-        return Server(http: HTTPServer(configuration: options.http, handler: images), images: images, caches: caches)
+        return Server(http: HTTPServer(configuration: options.http, handler: images), caches: caches)
     }
 }

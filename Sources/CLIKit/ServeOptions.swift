@@ -150,11 +150,10 @@ struct ServeOptions: Sendable {
         server.downloaderConfiguration.maxConcurrentDownloads = 16
 
         // Caches.
-        if arguments.has("--no-cache") {
-            cacheLocation = .disabled
-        } else if let directory = arguments.value("--cache-dir") {
-            guard !directory.isEmpty else { throw .usage("\(command): --cache-dir needs a directory") }
-            cacheLocation = .directory(URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL)
+        switch try CacheChoice(arguments, command: command) {
+        case .shared: break
+        case .directory(let url): cacheLocation = .directory(url.standardizedFileURL)
+        case .disabled: cacheLocation = .disabled
         }
         memoryCacheBytes = try (Self.integer(arguments, "--memory-cache-mb", in: 0...1 << 30, command: command)).map { $0 << 20 } ?? memoryCacheBytes
         diskCacheBytes = try (Self.integer(arguments, "--disk-cache-mb", in: 0...1 << 30, command: command)).map { $0 << 20 } ?? diskCacheBytes

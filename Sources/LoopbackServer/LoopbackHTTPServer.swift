@@ -85,7 +85,7 @@ public final class LoopbackHTTPServer: Sendable {
                 // stop() closes the listener once this thread has left.
                 if server.isStopping { break }
                 guard let connection = listener.accept(timeoutMilliseconds: 50) else { continue }
-                guard let server = self, server.serve(connection) else {
+                guard server.serve(connection) else {
                     connection.close()
                     continue
                 }

@@ -98,8 +98,8 @@ public struct CrashTestHarness: Sendable {
     /// Runs the child with `arguments` and kills it with SIGKILL as soon as a whole line of its
     /// standard output is `line`; then waits for it to end.
     ///
-    /// The blocking pipe reads and the wait run on a Dispatch thread, not on the Swift
-    /// concurrency pool.
+    /// The blocking pipe reads and the wait run on threads of their own, not on Dispatch's
+    /// global pool (the Swift concurrency pool on Linux).
     /// - Throws: What `Process.run()` throws when the child cannot start.
     public func run(arguments: [String], killAfterLine line: String) async throws -> Outcome {
         let child = Process()

@@ -62,7 +62,8 @@ enum CLIRunner {
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        // Blocking reads and the wait run on dispatch threads, never on the Swift concurrency pool.
+        // Blocking reads and the wait run on threads of their own, never on Dispatch's global pool
+        // (which is the Swift concurrency pool on Linux).
         async let out = readAll(output.fileHandleForReading)
         async let err = readAll(errors.fileHandleForReading)
         let (stdout, stderr) = await (out, err)
@@ -130,7 +131,8 @@ enum CLIRunner {
         }
     }
 
-    private static func waitForExit(_ process: Process) async -> Int32 {
+    /// Waits for `process` to end on a thread of its own; its exit status.
+    static func waitForExit(_ process: Process) async -> Int32 {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 process.waitUntilExit()

@@ -70,16 +70,7 @@ final class ServeProcess: Sendable {
 
     /// Waits until the process has ended, and returns its exit status.
     func waitForExit() async -> Int32 {
-        let process = process
-        // A thread of its own, not Dispatch's global pool: Swift's tasks run on that pool, and
-        // a blocked pool thread is replaced only about once a second on Linux (other suites'
-        // servers then waited tens of seconds for their handlers' tasks).
-        return await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                process.waitUntilExit()
-                continuation.resume(returning: process.terminationStatus)
-            }
-        }
+        await CLIRunner.waitForExit(process)
     }
 
     /// Waits for a line of standard error that contains `text` (`nil` when the stream ended first).

@@ -136,7 +136,7 @@ import Glibc
         // between two client calls may itself outlast the one-second timeout.)
         let connection = try await RawHTTPConnection.open(port: server.port)
         // Blocks until the server closes the idle connection (about a second), not a sleep;
-        // without the timeout the client's 30-second receive timeout would throw instead.
+        // without the timeout the client's 300-second receive timeout would throw instead.
         #expect(try await connection.readToEnd().isEmpty)
         await server.shutdown()
     }

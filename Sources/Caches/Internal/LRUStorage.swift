@@ -4,10 +4,11 @@
 /// reference counting on the hot path and one uniqueness check per operation; freed slots are
 /// reused.
 ///
-/// Not thread-safe on its own: ``MemoryCache`` keeps it inside a lock. Methods that drop
+/// Not thread-safe on its own: ``MemoryCache`` (and the image server's memory tiers, hence
+/// `package`) keep it inside a lock. Methods that drop
 /// values return them, so that the caller can let them go (and run their deinitializers, which
 /// may be user code) after releasing the lock.
-struct LRUStorage<Value> {
+package struct LRUStorage<Value> {
     /// The links of one slot.
     private struct Link {
         var previous: Int
@@ -28,10 +29,13 @@ struct LRUStorage<Value> {
     private var tail = LRUStorage.none
 
     /// The sum of the costs of every entry.
-    private(set) var totalCost = 0
+    package private(set) var totalCost = 0
+
+    /// Empty storage.
+    package init() {}
 
     /// The number of entries.
-    var count: Int { index.count }
+    package var count: Int { index.count }
 
     /// Makes `key` the most recently used entry.
     /// - Returns: Its slot (for ``subscript(slot:)``), or `nil` on a miss.
@@ -47,7 +51,7 @@ struct LRUStorage<Value> {
     }
 
     /// The value for `key`, which becomes the most recently used.
-    mutating func value(forKey key: String) -> Value? {
+    package mutating func value(forKey key: String) -> Value? {
         touch(key).flatMap { values[$0] }
     }
 
@@ -59,7 +63,7 @@ struct LRUStorage<Value> {
     /// Stores `value` as the most recently used entry.
     /// - Returns: The value it replaced, if any.
     @discardableResult
-    mutating func set(_ value: Value, forKey key: String, cost: Int) -> Value? {
+    package mutating func set(_ value: Value, forKey key: String, cost: Int) -> Value? {
         let hash = KeyIndex.hash(key)
         if let slot = index.find(key, hash: hash) {
             let old = values[slot]
@@ -94,14 +98,14 @@ struct LRUStorage<Value> {
     /// Removes `key`.
     /// - Returns: The removed value, if any.
     @discardableResult
-    mutating func removeValue(forKey key: String) -> Value? {
+    package mutating func removeValue(forKey key: String) -> Value? {
         guard let slot = index.remove(key, hash: KeyIndex.hash(key)) else { return nil }
         return release(slot)
     }
 
     /// Removes the least recently used entry.
     /// - Returns: Its value, or `nil` when empty.
-    mutating func removeLeastRecentlyUsed() -> Value? {
+    package mutating func removeLeastRecentlyUsed() -> Value? {
         guard tail != Self.none else { return nil }
         let slot = tail
         let key = keys[slot]

@@ -99,16 +99,14 @@ final class HTTPRequestContext: Sendable {
     }
 
     /// Stores the answer and resumes the suspended connection; does nothing when the request
-    /// is no longer running (a forced shutdown answered it already). Returns whether it resumed.
-    @discardableResult
-    func finish(with response: ServerResponse) -> Bool {
+    /// is no longer running (a forced shutdown answered it already).
+    func finish(with response: ServerResponse) {
         state.withLock { state in
-            guard case .running(let connection) = state.phase else { return false }
+            guard case .running(let connection) = state.phase else { return }
             state.phase = .answered(response)
             // Under the lock, so that a forced shutdown that finds this request answered knows
             // the resume has happened before it stops the daemon.
             MHD_resume_connection(connection.pointer)
-            return true
         }
     }
 }

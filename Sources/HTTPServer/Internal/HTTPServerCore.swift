@@ -160,11 +160,6 @@ final class HTTPServerCore: Sendable {
         }
     }
 
-    /// Requests in flight now.
-    var inFlight: Int {
-        state.withLock { $0.inFlight }
-    }
-
     // MARK: - Helpers
 
     private static let shuttingDown = ServerResponse(

@@ -83,10 +83,16 @@ struct AcceptedFormats: Hashable, Sendable {
     var webp = false
 
     /// Nothing negotiable.
-    static let none = AcceptedFormats()
+    static let none = AcceptedFormats(header: nil)
 
     /// What `header` accepts among what `coder` encodes.
     init(header: String?, coder: any ImageCoder) {
+        self = AcceptedFormats(header: header).encodable(by: coder)
+    }
+
+    /// What `header` accepts, whether or not anything encodes it (no coder is asked: the key of
+    /// the result memory tier, on the path of every request).
+    init(header: String?) {
         guard let header, !header.isEmpty else { return }
         var avif = false
         var webp = false
@@ -104,11 +110,17 @@ struct AcceptedFormats: Hashable, Sendable {
             guard quality > 0 else { continue }
             if type == "image/avif" { avif = true } else { webp = true }
         }
-        self.avif = avif && coder.canEncode(to: .avif)
-        self.webp = webp && coder.canEncode(to: .webp)
+        self.avif = avif
+        self.webp = webp
     }
 
-    init() {}
+    /// These formats, less those `coder` cannot encode.
+    func encodable(by coder: any ImageCoder) -> AcceptedFormats {
+        var formats = self
+        formats.avif = avif && coder.canEncode(to: .avif)
+        formats.webp = webp && coder.canEncode(to: .webp)
+        return formats
+    }
 
     /// A short tag for keys: `""`, `"a"`, `"w"` or `"aw"`.
     var tag: String { (avif ? "a" : "") + (webp ? "w" : "") }
@@ -138,13 +150,6 @@ extension ImageFormat {
 
     /// The `Content-Type` of encoded results.
     var servedMediaType: String {
-        switch self {
-        case .jpeg: "image/jpeg"
-        case .png: "image/png"
-        case .gif: "image/gif"
-        case .webp: "image/webp"
-        case .avif: "image/avif"
-        default: mimeType ?? "application/octet-stream"
-        }
+        mimeType ?? "application/octet-stream"
     }
 }

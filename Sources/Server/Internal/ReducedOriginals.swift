@@ -1,3 +1,4 @@
+import WebImageCaches
 import WebImageCore
 import WebImageTransformers
 
@@ -14,21 +15,9 @@ import WebImageTransformers
 ///
 /// Thread-safety: every method may be called from any thread; copies are made with no lock held.
 final class ReducedOriginals: Sendable {
-    private struct Entry {
-        /// Level 1 (half size) first.
-        var levels: [Bitmap]
-        var lastUse: UInt64
-        var cost: Int { levels.reduce(0) { $0 + $1.byteCount } }
-    }
-
-    private struct State {
-        var entries: [String: Entry] = [:]
-        var cost = 0
-        var clock: UInt64 = 0
-    }
-
     let capacity: Int
-    private let state = Locked(State())
+    /// Each original's levels, half size first, by key; the cost is their bytes.
+    private let state = Locked(LRUStorage<[Bitmap]>())
 
     init(capacity: Int) {
         self.capacity = max(0, capacity)
@@ -46,13 +35,7 @@ final class ReducedOriginals: Sendable {
         }
         guard level > 0 else { return nil }
         let entryKey = key + "|" + original.size.description
-        let known: [Bitmap] = state.withLock { state in
-            state.clock += 1
-            guard var entry = state.entries[entryKey] else { return [] }
-            entry.lastUse = state.clock
-            state.entries[entryKey] = entry
-            return entry.levels
-        }
+        let known: [Bitmap] = state.withLock { $0.value(forKey: entryKey) } ?? []
         var levels = known
         while levels.count < level {
             levels.append(Self.halved(levels.last ?? original))
@@ -69,28 +52,23 @@ final class ReducedOriginals: Sendable {
     }
 
     private func store(_ levels: [Bitmap], forKey key: String) {
-        state.withLock { state in
-            state.clock += 1
-            if let old = state.entries[key] {
-                guard old.levels.count < levels.count else { return }
-                state.cost -= old.cost
+        let cost = levels.reduce(0) { $0 + $1.byteCount }
+        let dropped = state.withLock { state -> [[Bitmap]] in
+            // Another request may have stored as many levels meanwhile: keep that pyramid.
+            if let held = state.value(forKey: key), held.count >= levels.count { return [] }
+            guard cost <= capacity else { return state.removeValue(forKey: key).map { [$0] } ?? [] }
+            var dropped: [[Bitmap]] = []
+            if let replaced = state.set(levels, forKey: key, cost: cost) { dropped.append(replaced) }
+            while state.totalCost > capacity, let oldest = state.removeLeastRecentlyUsed() {
+                dropped.append(oldest)
             }
-            let entry = Entry(levels: levels, lastUse: state.clock)
-            guard entry.cost <= capacity else {
-                state.entries[key] = nil
-                return
-            }
-            state.entries[key] = entry
-            state.cost += entry.cost
-            while state.cost > capacity, let victim = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-                state.cost -= victim.value.cost
-                state.entries[victim.key] = nil
-            }
+            return dropped
         }
+        withExtendedLifetime(dropped) {}
     }
 
     /// The bitmaps and bytes held (for tests).
-    var usage: (count: Int, cost: Int) { state.withLock { ($0.entries.count, $0.cost) } }
+    var usage: (count: Int, cost: Int) { state.withLock { ($0.count, $0.totalCost) } }
 
     /// `bitmap` at half its size (rounded down): each pixel the rounded mean of a 2x2 block.
     /// The result is opaque.

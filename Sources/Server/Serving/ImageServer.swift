@@ -178,11 +178,13 @@ public final class ImageServer: ServerRequestHandler {
         default:
             break
         }
-        let accept = AcceptedFormats(header: request.header("Accept"), coder: coder)
-        let memoryKey = request.path + "\n" + accept.tag
+        // Keyed by what the client asks for, so that a hit asks no coder anything.
+        let requested = AcceptedFormats(header: request.header("Accept"))
+        let memoryKey = request.path + "\n" + requested.tag
         if let hit = resultMemory.value(forKey: memoryKey) {
             return (imageResponse(hit, for: request), .resultMemory)
         }
+        let accept = requested.encodable(by: coder)
         return await DeadlineRace.run(deadline: configuration.requestTimeout) {
             do {
                 return try await self.serveImage(request, parsed: parsed, accept: accept, memoryKey: memoryKey)

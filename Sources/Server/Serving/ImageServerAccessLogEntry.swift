@@ -29,11 +29,11 @@ public struct ImageServerAccessLogEntry: Sendable {
     }
 
     /// The entry as one line (no newline): `127.0.0.1 GET /unsafe/300x200/a.jpg 200 1234 5.1ms result-memory`.
-    /// Control characters, spaces and non-ASCII bytes of the path are percent-escaped, so a
-    /// crafted path cannot forge a second line.
+    /// Control characters, spaces and non-ASCII bytes of the address, method and path are
+    /// percent-escaped, so a crafted request cannot forge a second line or a field.
     public var line: String {
         let milliseconds = (duration * 10_000).rounded() / 10
-        return "\(remoteAddress ?? "-") \(Self.escaped(method)) \(Self.escaped(path)) \(status) \(bytes) \(milliseconds)ms \(cacheTier.rawValue)"
+        return "\(remoteAddress.map(Self.escaped) ?? "-") \(Self.escaped(method)) \(Self.escaped(path)) \(status) \(bytes) \(milliseconds)ms \(cacheTier.rawValue)"
     }
 
     /// `text` with bytes outside printable ASCII (and spaces) as `%XX`.

@@ -4,11 +4,30 @@ import WebImageCore
 /// PNG decoding in Swift over zlib: the still image (the default image of an APNG).
 enum PNGDecoding {
     /// Parses `data`, checking the header's pixel count against the options' limit.
-    static func parse(_ raw: UnsafeRawBufferPointer, options: ImageDecodeOptions) throws -> PNGFile {
+    /// - Parameter byteCount: The size of the whole input, for messages (default: `raw.count`;
+    ///   a file decode parses only the chunks before its image data).
+    static func parse(_ raw: UnsafeRawBufferPointer, options: ImageDecodeOptions, byteCount: Int? = nil) throws -> PNGFile {
         let file = try PNGFile.parse(raw, maxFrameCount: options.firstFrameOnly ? .max : options.maxFrameCount)
         let size = PixelSize(width: file.header.width, height: file.header.height)
-        try PixelLimit.check(size, options: options, format: "PNG", byteCount: raw.count)
+        try PixelLimit.check(size, options: options, format: "PNG", byteCount: byteCount ?? raw.count)
         return file
+    }
+
+    /// The error for a file with no image data: truncated before it, or without an IDAT chunk.
+    static func missingImageData(_ file: PNGFile, byteCount: Int, url: URL? = nil) -> WebImageError {
+        WebImageError(
+            .badImageData,
+            file.truncated ? "PNG data of \(byteCount) bytes is truncated before its image data" : "PNG data of \(byteCount) bytes has no IDAT chunk",
+            url: url
+        )
+    }
+
+    /// The reducer of a thumbnail of `file` at `target` made from the rows as they are decoded,
+    /// or `nil` for the full size (or a size the reducer does not make).
+    static func thumbnailReducer(_ file: PNGFile, target: PixelSize) -> BlockReducer? {
+        let size = PixelSize(width: file.header.width, height: file.header.height)
+        guard target != size else { return nil }
+        return BlockReducer(source: size, target: target, order: file.format.interlaced ? .any : .contiguous)
     }
 
     /// Decodes the pixels of one image (`ranges` of compressed data, `width` x `height`).
@@ -42,7 +61,7 @@ enum PNGDecoding {
     static func thumbnail(_ source: InflateSource, format: PNGFile.PixelFormat, hasTransparency: Bool, reducer: inout BlockReducer) throws -> (bitmap: Bitmap, complete: Bool) {
         let size = reducer.source
         let complete: Bool
-        if format.colorType == 2, format.bitDepth == 8, format.colorKey == nil, !format.interlaced {
+        if format.isOpaqueRGB8, !format.interlaced {
             // Opaque RGB8 (the common photo): the unfiltered rows go into the sums as they are.
             complete = try PNGRaster.decodeUnfilteredRows(source, width: size.width, height: size.height, format: format) { y, _, _, pixels, count in
                 reducer.addOpaqueRGB(row: y, pixels: pixels, count: count)
@@ -64,14 +83,9 @@ enum PNGDecoding {
 
     static func still(_ raw: UnsafeRawBufferPointer, file: PNGFile, options: ImageDecodeOptions) throws -> WebImage {
         let size = PixelSize(width: file.header.width, height: file.header.height)
-        guard !file.imageData.isEmpty else {
-            throw WebImageError(
-                .badImageData,
-                file.truncated ? "PNG data of \(raw.count) bytes is truncated before its image data" : "PNG data of \(raw.count) bytes has no IDAT chunk"
-            )
-        }
+        guard !file.imageData.isEmpty else { throw missingImageData(file, byteCount: raw.count) }
         let target = options.targetPixelSize(for: size)
-        if target != size, var reducer = BlockReducer(source: size, target: target, order: file.format.interlaced ? .any : .contiguous) {
+        if var reducer = thumbnailReducer(file, target: target) {
             // A thumbnail from the rows as they are decoded: no full-size bitmap.
             let source = try InflateSource(bytes: raw, ranges: file.imageData)
             let (bitmap, complete) = try thumbnail(source, format: file.format, hasTransparency: file.hasTransparency, reducer: &reducer)

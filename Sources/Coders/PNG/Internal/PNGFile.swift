@@ -45,6 +45,8 @@ struct PNGFile {
 
         var channels: Int { Header(width: 0, height: 0, bitDepth: bitDepth, colorType: colorType, interlaced: interlaced).channels }
         var bitsPerPixel: Int { channels * bitDepth }
+        /// 8-bit RGB with no colour key: every pixel opaque, three bytes (the fast paths' format).
+        var isOpaqueRGB8: Bool { colorType == 2 && bitDepth == 8 && colorKey == nil }
     }
 
     /// One APNG frame control (fcTL).

@@ -42,8 +42,7 @@ enum PNGFileDecoding {
                 prefix += header
                 break
             }
-            let length = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
-            let type = UInt32(header[4]) << 24 | UInt32(header[5]) << 16 | UInt32(header[6]) << 8 | UInt32(header[7])
+            let (length, type) = chunkHeader(header)
             if type == PNGFile.IDAT, length <= 0x7FFF_FFFF {
                 idatLength = length
                 break
@@ -57,21 +56,13 @@ enum PNGFileDecoding {
             if type == PNGFile.IEND || body.count < length + 4 { break }
         }
         var file = try prefix.withUnsafeBytes { raw in
-            try PNGFile.parse(raw, maxFrameCount: options.firstFrameOnly ? .max : options.maxFrameCount)
+            try PNGDecoding.parse(raw, options: options, byteCount: byteCount)
+        }
+        guard let idatLength else {
+            throw PNGDecoding.missingImageData(file, byteCount: byteCount, url: reader.url)
         }
         let size = PixelSize(width: file.header.width, height: file.header.height)
-        try PixelLimit.check(size, options: options, format: "PNG", byteCount: byteCount)
-        guard let idatLength else {
-            throw WebImageError(
-                .badImageData,
-                file.truncated ? "PNG data of \(byteCount) bytes is truncated before its image data" : "PNG data of \(byteCount) bytes has no IDAT chunk",
-                url: reader.url
-            )
-        }
-        let target = options.targetPixelSize(for: size)
-        guard target != size, var reducer = BlockReducer(source: size, target: target, order: file.format.interlaced ? .any : .contiguous) else {
-            return nil
-        }
+        guard var reducer = PNGDecoding.thumbnailReducer(file, target: options.targetPixelSize(for: size)) else { return nil }
         let idat = IDATStream(reader: reader, firstLength: idatLength)
         let source = try InflateSource { try idat.next() }
         let (bitmap, complete) = try PNGDecoding.thumbnail(source, format: file.format, hasTransparency: file.hasTransparency, reducer: &reducer)
@@ -120,11 +111,7 @@ private final class IDATStream {
             done = true
             return false
         }
-        let length = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
-        let type = UInt32(header[4]) << 24 | UInt32(header[5]) << 16 | UInt32(header[6]) << 8 | UInt32(header[7])
-        guard length <= 0x7FFF_FFFF else {
-            throw WebImageError(.badImageData, "PNG chunk at byte \(offset) has an invalid length \(length)", url: reader.url)
-        }
+        let (length, type) = try checkedChunkHeader(header, at: offset)
         guard type == PNGFile.IDAT else {
             done = true
             following = header
@@ -147,11 +134,7 @@ private final class IDATStream {
         following = nil
         while let current = header, current.count == 8 {
             let offset = reader.position - 8
-            let length = Int(current[0]) << 24 | Int(current[1]) << 16 | Int(current[2]) << 8 | Int(current[3])
-            let type = UInt32(current[4]) << 24 | UInt32(current[5]) << 16 | UInt32(current[6]) << 8 | UInt32(current[7])
-            guard length <= 0x7FFF_FFFF else {
-                throw WebImageError(.badImageData, "PNG chunk at byte \(offset) has an invalid length \(length)", url: reader.url)
-            }
+            let (length, type) = try checkedChunkHeader(current, at: offset)
             if type == PNGFile.IDAT || type == PNGFile.fdAT {
                 // Image data after other chunks: ignored, its CRC unchecked.
                 guard try reader.skip(length + 4) else { return true }
@@ -165,7 +148,7 @@ private final class IDATStream {
                 }
                 let stored = try reader.bytes(4)
                 guard stored.count == 4 else { return true }
-                let value = UInt32(stored[0]) << 24 | UInt32(stored[1]) << 16 | UInt32(stored[2]) << 8 | UInt32(stored[3])
+                let value = stored.withUnsafeBytes { UInt32(PNGFile.u32($0, 0)) }
                 if UInt32(truncatingIfNeeded: crc) != value {
                     if current[4] & 0x20 == 0 {
                         throw WebImageError(.badImageData, "PNG chunk \(PNGFile.name(type)) at byte \(offset) has a bad CRC", url: reader.url)
@@ -178,4 +161,18 @@ private final class IDATStream {
         }
         return true
     }
+
+    /// A chunk header's length and type, refusing a length over 2^31 - 1 as ``PNGFile/parse(_:maxFrameCount:)`` does.
+    private func checkedChunkHeader(_ header: [UInt8], at offset: Int) throws -> (length: Int, type: UInt32) {
+        let (length, type) = chunkHeader(header)
+        guard length <= 0x7FFF_FFFF else {
+            throw WebImageError(.badImageData, "PNG chunk at byte \(offset) has an invalid length \(length)", url: reader.url)
+        }
+        return (length, type)
+    }
+}
+
+/// The length and type of an 8-byte chunk header (both big-endian).
+private func chunkHeader(_ header: [UInt8]) -> (length: Int, type: UInt32) {
+    header.withUnsafeBytes { (PNGFile.u32($0, 0), UInt32(PNGFile.u32($0, 4))) }
 }

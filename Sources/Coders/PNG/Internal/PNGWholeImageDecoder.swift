@@ -119,7 +119,7 @@ enum PNGWholeImageDecoder {
             var current = [UInt8](repeating: 0, count: rowBytes + 5)
             var previous = [UInt8](repeating: 0, count: rowBytes + 5)
             let converter = RowConverter(format: format)
-            let rgb = format.colorType == 2 && format.bitDepth == 8 && format.colorKey == nil
+            let rgb = format.isOpaqueRGB8
             for y in 0..<height {
                 let row = filtered + y * rowStride
                 try current.withUnsafeMutableBufferPointer { current in

@@ -60,26 +60,20 @@ final class PieceReader {
         try? handle.close()
     }
 
-    /// Reads until `count` bytes (at most ``capacity``) are buffered or the file ends.
-    /// - Returns: The bytes buffered.
-    private func fill(_ count: Int) throws -> Int {
-        if end - start >= count || atEnd { return end - start }
-        if start > 0 {
-            buffer.copyMemory(from: buffer + start, byteCount: end - start)
-            end -= start
-            start = 0
-        }
-        while end < count, !atEnd {
-            let got = read(handle.fileDescriptor, buffer + end, Self.capacity - end)
+    /// Refills the empty buffer: reads until some bytes arrive or the file ends.
+    private func refill() throws {
+        start = 0
+        end = 0
+        while end == 0, !atEnd {
+            let got = read(handle.fileDescriptor, buffer, Self.capacity)
             if got < 0 {
                 if errno == EINTR { continue }
                 let code = errno
                 throw WebImageError(.invalidDownloadResponse, "Cannot read \(url.path): \(String(cString: strerror(code))) (errno \(code))", url: url)
             }
             if got == 0 { atEnd = true }
-            end += got
+            end = got
         }
-        return end - start
     }
 
     /// The next `count` bytes (fewer where the file ends), copied out.
@@ -97,7 +91,7 @@ final class PieceReader {
     /// the file ends.
     func piece(max count: Int) throws -> UnsafeRawBufferPointer? {
         guard count > 0 else { return UnsafeRawBufferPointer(start: buffer, count: 0) }
-        if start == end { _ = try fill(1) }
+        if start == end { try refill() }
         guard start < end else { return nil }
         let taken = min(count, end - start)
         defer {
@@ -117,7 +111,7 @@ final class PieceReader {
         guard rest > 0 else { return true }
         guard position + rest <= fileSize else {
             // Past the end: consume what there is.
-            while let piece = try piece(max: Self.capacity), piece.count > 0 {}
+            while try piece(max: Self.capacity) != nil {}
             return false
         }
         guard lseek(handle.fileDescriptor, off_t(position + rest), SEEK_SET) >= 0 else {
