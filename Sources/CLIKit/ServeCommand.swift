@@ -66,6 +66,9 @@ struct ServeCommand: Command {
           --max-output N        Largest output side, in pixels (default 8192).
           --max-url-length N    Longest request path, in bytes (default 4096).
           --timeout SECONDS     Deadline of one request (default 30): 504 after it.
+          --origin-timeout SECONDS
+                                An origin fetch that receives nothing for this long fails
+                                with 502 (default 15, the downloader's idle timeout).
           --queue N             Transforms that may wait for a worker (default 64); beyond,
                                 503 with Retry-After.
           --workers N           Transforms at once (default: the number of cores).

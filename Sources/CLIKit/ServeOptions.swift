@@ -67,7 +67,7 @@ struct ServeOptions: Sendable {
         "--port", "--host", "--key", "--key-file", "--cache-dir", "--memory-cache-mb", "--disk-cache-mb",
         "--redis", "--redis-namespace", "--allow-source-host", "--root", "--max-source-bytes",
         "--max-source-pixels", "--max-total-pixels", "--max-frames", "--max-output", "--max-url-length",
-        "--timeout", "--queue", "--threads", "--workers", "--max-connections", "--max-age", "--quality",
+        "--timeout", "--origin-timeout", "--queue", "--threads", "--workers", "--max-connections", "--max-age", "--quality",
         "--webp-method", "--access-log",
     ]
     /// The options that may be given several times.
@@ -139,6 +139,12 @@ struct ServeOptions: Sendable {
                 throw .usage("\(command): --timeout needs a number of seconds above 0 (30, 2.5), not '\(value)'")
             }
             server.requestTimeout = .milliseconds(Int64((seconds * 1000).rounded(.up)))
+        }
+        if let value = arguments.value("--origin-timeout") {
+            guard let seconds = Double(value), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+                throw .usage("\(command): --origin-timeout needs a number of seconds above 0 (15, 2.5), not '\(value)'")
+            }
+            server.downloaderConfiguration.downloadTimeout = seconds
         }
         server.maximumQueuedTransforms = try Self.integer(arguments, "--queue", in: 0...1_000_000, command: command) ?? server.maximumQueuedTransforms
         server.transformConcurrency = try Self.integer(arguments, "--workers", in: 1...1024, command: command) ?? server.transformConcurrency

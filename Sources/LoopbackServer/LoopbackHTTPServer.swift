@@ -125,7 +125,7 @@ public final class LoopbackHTTPServer: Sendable {
             for connection in state.connections.values { connection.shutdown() }
             return true
         }
-        threads.wait()
+        threads.wait()  // blocking: the connection threads end within milliseconds of the shutdown (gates poll it)
         if first { listener.close() }
     }
 

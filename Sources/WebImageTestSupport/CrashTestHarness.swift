@@ -116,7 +116,7 @@ public struct CrashTestHarness: Sendable {
                 var pending: [UInt8] = [UInt8(ascii: "\n")]
                 var sawLine = false
                 while true {
-                    let chunk = reader.availableData
+                    let chunk = reader.availableData  // blocking: own thread
                     if chunk.isEmpty { break }  // the child ended
                     pending.append(contentsOf: chunk)
                     if Self.containsLine(marker, in: pending) {
@@ -128,7 +128,7 @@ public struct CrashTestHarness: Sendable {
                         pending.removeSubrange(..<lastNewline)
                     }
                 }
-                child.waitUntilExit()
+                child.waitUntilExit()  // blocking: own thread
                 let termination: Termination = child.terminationReason == .uncaughtSignal
                     ? .signaled(child.terminationStatus) : .exited(child.terminationStatus)
                 continuation.resume(returning: Outcome(sawLine: sawLine, termination: termination))

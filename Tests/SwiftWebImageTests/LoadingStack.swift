@@ -17,7 +17,11 @@ final class LoadingStack: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         server = try LoopbackHTTPServer(routes: routes)
         cache = WebImageCache(namespace: "stack", directory: directory, coder: CodersManager.shared)
-        downloader = Downloader(coder: CodersManager.shared)
+        // An idle timeout no test's own pace can reach (a test that holds a response at a gate
+        // may wait a minute for a pool thread in a full parallel run).
+        var configuration = DownloaderConfiguration()
+        configuration.downloadTimeout = 600
+        downloader = Downloader(configuration: configuration, coder: CodersManager.shared)
         manager = ImageManager(cache: cache, loader: downloader)
     }
 

@@ -30,7 +30,10 @@ import WebImageTestSupport
             .body(data.dropFirst(half)),
         ])])
         defer { server.stop() }
-        let downloader = Downloader(coder: CodersManager.shared)
+        // An idle timeout the test's own pace cannot reach (the gate holds half the body).
+        var configuration = DownloaderConfiguration()
+        configuration.downloadTimeout = 600
+        let downloader = Downloader(configuration: configuration, coder: CodersManager.shared)
         let manager = ImageManager(cache: MockImageCache(), loader: downloader)
         let partials = CallRecorder<PixelSize>()
         let running = Task {

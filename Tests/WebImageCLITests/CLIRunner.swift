@@ -107,7 +107,7 @@ enum CLIRunner {
 
     private static func readAll(_ handle: FileHandle) async -> Data {
         await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: handle.readDataToEndOfFile()) }
+            Thread.detachNewThread { continuation.resume(returning: handle.readDataToEndOfFile()) }  // blocking: own thread
         }
     }
 
@@ -135,7 +135,7 @@ enum CLIRunner {
     static func waitForExit(_ process: Process) async -> Int32 {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread {
-                process.waitUntilExit()
+                process.waitUntilExit()  // blocking: own thread
                 continuation.resume(returning: process.terminationStatus)
             }
         }

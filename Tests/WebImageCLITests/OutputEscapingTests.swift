@@ -101,8 +101,8 @@ import WebImageTestSupport
         console.printError("five\rsix")
         try output.fileHandleForWriting.close()
         try errors.fileHandleForWriting.close()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let printedErrors = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)  // blocking: the writer is closed, it returns at once
+        let printedErrors = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)  // blocking: the writer is closed, it returns at once
         #expect(printed == #"one\ntwo"# + "\nthree\n" + #"four\u{1B}"# + "\n")
         #expect(printedErrors == #"five\rsix"# + "\n")
     }

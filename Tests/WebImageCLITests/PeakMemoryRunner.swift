@@ -1,4 +1,5 @@
 import Foundation
+import WebImageTestSupport
 import Testing
 
 /// Runs the built `webimage` as a grandchild and reads its peak resident set from `wait4`'s
@@ -38,26 +39,11 @@ enum PeakMemoryRunner {
     }
 
     static func run(_ arguments: [String], home: URL) async throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, try CLIRunner.executableURL().path] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = home.path
         environment["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // The blocking read and wait run on a thread of their own, never on Dispatch's global pool (which the concurrency pool shares on Linux).
-        let text = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                let data = output.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                continuation.resume(returning: String(decoding: data, as: UTF8.self))
-            }
-        }
+        // Read and waited for on threads of their own, never on the concurrency pool.
+        let text = try await ChildProcess.run("python3", ["-c", script, try CLIRunner.executableURL().path] + arguments, environment: environment).outputText
         let fields = text.split(whereSeparator: \.isWhitespace)
         guard fields.count == 2, let status = Int32(fields[0]), let kilobytes = Int(fields[1]) else {
             Issue.record("python3 did not report a status and peak RSS: \(text.debugDescription)")

@@ -63,6 +63,7 @@ import WebImageServer
             "WEBIMAGE_SERVE_ALLOW_SOURCE_HOST": "a.example, *.b.example",
             "WEBIMAGE_SERVE_MAX_SOURCE_BYTES": "10M",
             "WEBIMAGE_SERVE_TIMEOUT": "2.5",
+            "WEBIMAGE_SERVE_ORIGIN_TIMEOUT": "4",
             "WEBIMAGE_SERVE_QUEUE": "3",
             "WEBIMAGE_SERVE_WORKERS": "2",
             "WEBIMAGE_SERVE_THREADS": "5",
@@ -77,6 +78,7 @@ import WebImageServer
         #expect(options.server.allowedSourceHosts == ["a.example", "*.b.example"])
         #expect(options.server.maximumSourceBytes == 10 << 20)
         #expect(options.server.requestTimeout == .milliseconds(2500))
+        #expect(options.server.downloaderConfiguration.downloadTimeout == 4)
         #expect(options.server.maximumQueuedTransforms == 3)
         #expect(options.server.transformConcurrency == 2)
         #expect(options.http.threadCount == 5)
@@ -117,6 +119,7 @@ import WebImageServer
         (["--workers", "0"], "--workers needs a whole number from 1 to 1024, not '0'"),
         (["--max-source-bytes", "lots"], "--max-source-bytes needs a size"),
         (["--timeout", "-1"], "--timeout needs a number of seconds above 0"),
+        (["--origin-timeout", "0"], "--origin-timeout needs a number of seconds above 0"),
         (["--quality", "101"], "--quality needs a whole number from 1 to 100"),
         (["--webp-method", "7"], "--webp-method needs a whole number from 0 to 6"),
         (["--max-url-length", "3"], "--max-url-length needs a whole number from 16"),

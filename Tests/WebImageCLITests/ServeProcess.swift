@@ -24,7 +24,13 @@ final class ServeProcess: Sendable {
     static func start(_ arguments: [String], home: URL, environment: [String: String] = [:]) async throws -> ServeProcess {
         let process = Process()
         process.executableURL = try CLIRunner.executableURL()
-        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0"] + arguments
+        // Timers long enough that a test's own pace never fires them (a full parallel run may
+        // keep a test's task waiting for a pool thread for a minute): a test about a timeout
+        // gives its own.
+        var timers: [String] = []
+        if !arguments.contains("--timeout") { timers += ["--timeout", "600"] }
+        if !arguments.contains("--origin-timeout") { timers += ["--origin-timeout", "600"] }
+        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0"] + timers + arguments
         var variables = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WEBIMAGE_SERVE_") }
         variables["HOME"] = home.path
         variables["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
@@ -40,8 +46,8 @@ final class ServeProcess: Sendable {
         try process.run()
         let line = await output.waitForLine { $0.contains("listening on http://") }
         guard let line, let range = line.range(of: "http://"), let url = URL(string: String(line[range.lowerBound...])) else {
-            process.waitUntilExit()
-            Issue.record("webimage serve did not start (status \(process.terminationStatus)): \(errors.text)")
+            let status = await CLIRunner.waitForExit(process)
+            Issue.record("webimage serve did not start (status \(status)): \(errors.text)")
             throw CancellationError()
         }
         return ServeProcess(baseURL: url, process: process, output: output, errors: errors)
@@ -104,7 +110,7 @@ final class LineCollector: Sendable {
     init(_ handle: FileHandle) {
         Thread.detachNewThread { [self] in
             while true {
-                let data = handle.availableData
+                let data = handle.availableData  // blocking: own thread
                 if data.isEmpty { break }
                 append(data)
             }

@@ -10,18 +10,19 @@ import WebImageCore
 @Suite struct DiskCacheSweepTests {
     let root = TestDirectory()
 
-    @Test func aWriteOverTheLimitDoesNotWaitForARunningSweep() throws {
+    @Test func aWriteOverTheLimitDoesNotWaitForARunningSweep() async throws {
         let cache = DiskCache(directory: root.appending("cache"), config: DiskCache.Config(sizeLimit: 10_000))
         for index in 0..<10 { try cache.setData(Data(repeating: UInt8(index), count: 1000), forKey: "k\(index)") }
         let written = DispatchSemaphore(value: 0)
-        let returned = cache.sweepLock.withLock { _ -> Bool in
+        // The holding thread is one of its own: the wait below must not hold a pool thread.
+        let returned = await OwnThread.run { cache.sweepLock.withLock { _ -> Bool in
             // A sweep "runs" (the test holds its lock) while another thread writes past the limit.
             Thread.detachNewThread {
                 try? cache.setData(Data(repeating: 10, count: 1000), forKey: "k10")
                 written.signal()
             }
-            return written.wait(timeout: .now() + 60) == .success
-        }
+            return written.wait(timeout: .now() + 60) == .success  // blocking: own thread (OwnThread.run)
+        } }
         #expect(returned, "the write waited for the running sweep")
         #expect(cache.data(forKey: "k10") == Data(repeating: 10, count: 1000))
         // The next write over the limit sweeps: oldest first, down to half the limit.

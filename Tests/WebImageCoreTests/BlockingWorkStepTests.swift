@@ -51,7 +51,7 @@ private final class ThreadLog: Sendable {
         let blocker = Task {
             try await processing.run {
                 log.note("blocker")
-                gate.wait()
+                gate.wait()  // blocking: an executor's worker thread
             }
         }
         while processing.runningCount < 1 { await Task.yield() }
@@ -86,7 +86,7 @@ private final class ThreadLog: Sendable {
         let chain = Task {
             try await io.run(steps: { () -> BlockingWorkStep<Int> in
                 log.note("read")
-                gate.wait()
+                gate.wait()  // blocking: an executor's worker thread
                 return .next(on: processing) {
                     log.note("decode")
                     return .done(1)

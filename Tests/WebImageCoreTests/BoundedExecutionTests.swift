@@ -30,7 +30,7 @@ private final class GatedCoder: ImageCoder {
     func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
         meter.enter()
         defer { meter.leave() }
-        gate.wait()
+        gate.wait()  // blocking: an executor's worker thread
         return TestImages.still(width: 4, height: 4)
     }
 
@@ -68,7 +68,7 @@ private struct DecodingLoader: ImageLoader {
                     try await executor.run {
                         meter.enter()
                         defer { meter.leave() }
-                        gate.wait()
+                        gate.wait()  // blocking: an executor's worker thread
                         return index
                     }
                 }
@@ -108,7 +108,7 @@ private struct DecodingLoader: ImageLoader {
         let executor = BlockingWorkExecutor(name: "test", width: 1)
         let gate = ThreadGate()
         let meter = ConcurrencyMeter()
-        let jobs = (0..<3).map { _ in Task { try await executor.run { meter.enter(); defer { meter.leave() }; gate.wait() } } }
+        let jobs = (0..<3).map { _ in Task { try await executor.run { meter.enter(); defer { meter.leave() }; gate.wait() } } }  // blocking: an executor's worker thread
         while meter.running < 1 || executor.pendingCount < 2 { await Task.yield() }
         executor.width = 3
         while meter.running < 3 { await Task.yield() }

@@ -10,7 +10,7 @@ final class ThreadGate: Sendable {
     /// Blocks the calling thread until the gate is opened.
     func wait() {
         if opened.withLock({ $0 }) { return }
-        semaphore.wait()
+        semaphore.wait()  // blocking: executor workers and threads of their own only
         semaphore.signal()
     }
 

@@ -14,10 +14,10 @@ struct DownloaderHTTP2Tests {
     let images = (0..<4).map { Fixtures.wiraw(width: 16 + $0, height: 12, seed: UInt8(40 + $0)) }
     let server: LocalHTTP2Server
 
-    init() throws {
+    init() async throws {
         var files: [String: Data] = [:]
         for (index, image) in images.enumerated() { files["image\(index).wiraw"] = image }
-        server = try LocalHTTP2Server(files: files)
+        server = try await LocalHTTP2Server(files: files)
     }
 
     /// The metrics events of `events`, by URL.

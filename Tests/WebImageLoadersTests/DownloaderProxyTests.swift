@@ -71,25 +71,10 @@ struct DownloaderProxyTests {
     /// Runs `webimage-download-probe arguments...` with the test process's environment minus
     /// every proxy variable, plus `environment`; returns its output line.
     static func probe(_ arguments: [String], environment: [String: String]) async throws -> String {
-        let process = Process()
-        process.executableURL = try probeURL()
-        process.arguments = arguments
         var variables = ProcessInfo.processInfo.environment.filter { !proxyVariables.contains($0.key.lowercased()) }
         variables.merge(environment) { _, new in new }
-        process.environment = variables
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // The blocking read and wait run on a thread of their own, not on the concurrency pool.
-        let data = await withCheckedContinuation { (continuation: CheckedContinuation<Data, Never>) in
-            Thread {
-                let data = output.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                continuation.resume(returning: data)
-            }.start()
-        }
+        // The read and the wait run on threads of their own, not on the concurrency pool.
+        let data = try await ChildProcess.run(try probeURL().path, arguments, environment: variables).output
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

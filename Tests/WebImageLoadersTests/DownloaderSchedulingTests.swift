@@ -135,7 +135,7 @@ struct DownloaderSchedulingTests {
         }
         let bCompleted = DispatchSemaphore(value: 0)
         let coder = HoldingCoder {
-            if log.all.contains("started B") { _ = bCompleted.wait(timeout: .now() + 10) }
+            if log.all.contains("started B") { _ = bCompleted.wait(timeout: .now() + 10) }  // blocking: only once the order is already wrong (B started first), to show it every time
         }
         var contextA = WebImageContext()
         contextA.imageCoder = coder

@@ -16,10 +16,10 @@ struct DownloaderTLSTests {
     let tls: LocalTLSServer
     let image = Fixtures.wiraw()
 
-    init() throws {
+    init() async throws {
         plain = try LoopbackHTTPServer()
         plain.route("/image", .data(image, contentType: Fixtures.wirawType))
-        tls = try LocalTLSServer(body: image, downgradeTarget: plain.url(for: "/image").absoluteString)
+        tls = try await LocalTLSServer(body: image, downgradeTarget: plain.url(for: "/image").absoluteString)
     }
 
     private func stop() {

@@ -91,7 +91,7 @@ struct DownloaderTransportTests {
 
     @Test func gzipIsDecodedWhenOptedIn() async throws {
         defer { server.stop() }
-        let compressed = try Self.gzip(image)
+        let compressed = try await Self.gzip(image)
         server.route("/gz", .data(compressed, contentType: Fixtures.wirawType, headers: [("Content-Encoding", "gzip")]))
         let (downloader, _) = Fixtures.downloader { $0.acceptedContentEncodings = [.gzip, .deflate] }
         let result = try await downloader.requestImage(with: server.url(for: "/gz"))
@@ -101,7 +101,7 @@ struct DownloaderTransportTests {
 
     @Test func aGzipBombStopsAtTheLimitCountingDecodedBytes() async throws {
         defer { server.stop() }
-        let bomb = try Self.gzip(Data(count: 8 << 20))
+        let bomb = try await Self.gzip(Data(count: 8 << 20))
         #expect(bomb.count < 64 << 10)
         server.route("/bomb", .data(bomb, contentType: Fixtures.wirawType, headers: [("Content-Encoding", "gzip")]))
         let (downloader, _) = Fixtures.downloader {
@@ -179,19 +179,11 @@ struct DownloaderTransportTests {
     }
 
     /// `gzip -c -9` of `data` (through a temporary file: no pipe to fill both ways).
-    static func gzip(_ data: Data) throws -> Data {
+    static func gzip(_ data: Data) async throws -> Data {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = directory.appendingPathComponent("body")
         try data.write(to: input)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["gzip", "-c", "-9", input.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let compressed = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return compressed
+        return try await ChildProcess.output(of: "gzip", ["-c", "-9", input.path])
     }
 }

@@ -120,7 +120,7 @@ struct LoopbackConnection {
                 case .wait(let gate):
                     // On this thread, not through a task: the cooperative pool may be busy.
                     let semaphore = gate.arriveFromThread()
-                    while semaphore.wait(timeout: .now() + .milliseconds(10)) == .timedOut {
+                    while semaphore.wait(timeout: .now() + .milliseconds(10)) == .timedOut {  // blocking: the connection's own thread
                         if let outcome = interruption() { return outcome }
                     }
                 case .pause(let duration):

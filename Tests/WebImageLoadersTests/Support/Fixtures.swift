@@ -20,6 +20,10 @@ enum Fixtures {
     /// A downloader (cookies in memory), decoding WIRAW, and the recorder of its events.
     static func downloader(coder: any ImageCoder = RawBitmapCoder(), _ configure: (inout DownloaderConfiguration) -> Void = { _ in }) -> (Downloader, EventRecorder) {
         var configuration = DownloaderConfiguration()
+        // An idle timeout no test's own pace can reach: a full parallel run may keep a test's
+        // task (the one that opens the gate the server holds a response at) waiting a minute
+        // for a pool thread. Tests of the timeout set their own.
+        configuration.downloadTimeout = 600
         configure(&configuration)
         let downloader = Downloader(configuration: configuration, coder: coder)
         let recorder = EventRecorder()

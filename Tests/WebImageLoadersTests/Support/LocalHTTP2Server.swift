@@ -1,4 +1,5 @@
 import Foundation
+import WebImageTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,14 +29,14 @@ final class LocalHTTP2Server {
 
     /// Writes `files` (name -> bytes) into a document root, makes the certificate and starts
     /// the server; returns once it listens.
-    init(files: [String: Data]) throws {
+    init(files: [String: Data]) async throws {
         directory = try Fixtures.temporaryDirectory()
         let root = directory.appendingPathComponent("htdocs", isDirectory: true)
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         for (name, data) in files { try data.write(to: root.appendingPathComponent(name)) }
         certificate = directory.appendingPathComponent("cert.pem")
         let key = directory.appendingPathComponent("key.pem")
-        try LocalTLSServer.makeCertificate(key: key, certificate: certificate)
+        try await LocalTLSServer.makeCertificate(key: key, certificate: certificate)
         // nghttpd reports the port it was given, not the one the kernel chose for port 0:
         // take a free port, and try another if someone else took it meanwhile.
         var started: (Process, Pipe, Int)?
@@ -50,17 +51,20 @@ final class LocalHTTP2Server {
             try process.run()
             // `--verbose` prints "IPv4: listen 127.0.0.1:PORT" once the socket listens (and an
             // error, then exits, when the port is taken): the readiness gate.
-            var text = ""
-            while !text.contains("\n") {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                text += String(decoding: chunk, as: UTF8.self)
+            let handle = output.fileHandleForReading
+            let text = await OwnThread.run { () -> String in
+                var text = ""
+                while !text.contains("\n") {
+                    let chunk = handle.availableData  // blocking: own thread
+                    if chunk.isEmpty { break }
+                    text += String(decoding: chunk, as: UTF8.self)
+                }
+                return text
             }
             if text.contains("listen 127.0.0.1:\(port)") {
                 started = (process, output, port)
             } else {
                 kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
             }
         }
         guard let (process, output, port) = started else { throw CocoaError(.fileReadUnknown) }
@@ -69,7 +73,7 @@ final class LocalHTTP2Server {
         // The verbose log of every frame goes on: read it so that the pipe never fills.
         let handle = output.fileHandleForReading
         drain = Thread {
-            while !handle.availableData.isEmpty {}
+            while !handle.availableData.isEmpty {}  // blocking: own thread
         }
         drain.start()
     }
@@ -78,10 +82,9 @@ final class LocalHTTP2Server {
         URL(string: "https://\(host):\(port)\(path)")!
     }
 
-    /// Kills the server (SIGKILL, as ``LocalTLSServer/stop()`` explains).
+    /// Kills the server (SIGKILL, as ``LocalTLSServer/stop()`` explains; nothing waits for it).
     func stop() {
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
         try? FileManager.default.removeItem(at: directory)
     }
 

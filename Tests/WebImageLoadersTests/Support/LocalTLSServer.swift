@@ -1,4 +1,5 @@
 import Foundation
+import WebImageTestSupport
 
 /// An HTTPS server on 127.0.0.1 for the TLS tests: Python's `http.server` behind `ssl`, with a
 /// self-signed certificate for `127.0.0.1` and `localhost` that `openssl req` makes for it.
@@ -46,14 +47,15 @@ final class LocalTLSServer {
     server.serve_forever()
     """
 
-    /// Makes the certificate and starts the server; returns once it listens.
-    init(body: Data, downgradeTarget: String) throws {
+    /// Makes the certificate and starts the server; returns once it listens. The tools run,
+    /// and the port line is read, on threads of their own (``ChildProcess``, ``OwnThread``).
+    init(body: Data, downgradeTarget: String) async throws {
         directory = try Fixtures.temporaryDirectory()
         certificate = directory.appendingPathComponent("cert.pem")
         let key = directory.appendingPathComponent("key.pem")
         let bodyFile = directory.appendingPathComponent("body")
         try body.write(to: bodyFile)
-        try Self.makeCertificate(key: key, certificate: certificate)
+        try await Self.makeCertificate(key: key, certificate: certificate)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", Self.script, certificate.path, key.path, bodyFile.path, downgradeTarget]
@@ -62,15 +64,18 @@ final class LocalTLSServer {
         process.standardError = FileHandle.nullDevice
         try process.run()
         // The port line is the readiness gate: the server listens before printing it.
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
+        let handle = output.fileHandleForReading
+        let line = await OwnThread.run { () -> Data in
+            var line = Data()
+            while !line.contains(UInt8(ascii: "\n")) {
+                let chunk = handle.availableData  // blocking: own thread
+                if chunk.isEmpty { break }
+                line.append(chunk)
+            }
+            return line
         }
         guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
             throw CocoaError(.fileReadCorruptFile)
         }
         self.port = port
@@ -81,27 +86,16 @@ final class LocalTLSServer {
     }
 
     /// Kills the server. SIGKILL: a child spawned from a Dispatch worker thread inherits its
-    /// blocked signals, so SIGTERM would wait forever.
+    /// blocked signals, so SIGTERM would wait forever. Foundation's process monitor reaps it;
+    /// nothing here waits for that (a wait would hold the calling thread of the test pool).
     func stop() {
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
         try? FileManager.default.removeItem(at: directory)
     }
 
     /// A self-signed certificate for `127.0.0.1` and `localhost` (`openssl req`), valid a day.
-    static func makeCertificate(key: URL, certificate: URL) throws {
-        try run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
-                 "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", key.path, "-out", certificate.path])
-    }
-
-    private static func run(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+    static func makeCertificate(key: URL, certificate: URL) async throws {
+        try await ChildProcess.output(of: "openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                                                      "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", key.path, "-out", certificate.path])
     }
 }

@@ -97,6 +97,11 @@ final class ServingFixture: Sendable {
         configuration.securityKey = "secret"
         let log = log
         configuration.accessLog = { entry in log.withLock { $0.append(entry) } }
+        // A deadline and an origin idle timeout no test's own pace can reach: a full parallel
+        // run may keep a request's tasks waiting a minute for a pool thread. Tests of the
+        // deadline set their own.
+        configuration.requestTimeout = .seconds(600)
+        configuration.downloaderConfiguration.downloadTimeout = 600
         configure(&configuration)
         server = ImageServer(configuration: configuration, manager: manager, resultCache: resultCache, coder: Self.coders)
     }

@@ -11,21 +11,21 @@ import Testing
 struct FixtureTests {
     /// heif-convert's decode of fixture `name`: as PNG (exact), or as JPEG at quality 100 for
     /// files with an ICC profile that heif-convert's libpng refuses to write.
-    static func reference(_ name: String, jpeg: Bool = false) throws -> Bitmap {
+    static func reference(_ name: String, jpeg: Bool = false) async throws -> Bitmap {
         let folder = try ReferenceTools.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = jpeg ? "reference.jpg" : "reference.png"
-        try ReferenceTools.run("heif-convert", (jpeg ? ["-q", "100"] : []) + [TestData.sdWebImage(name).path, output], in: folder)
+        try await ReferenceTools.run("heif-convert", (jpeg ? ["-q", "100"] : []) + [TestData.sdWebImage(name).path, output], in: folder)
         let data = try Data(contentsOf: folder.appendingPathComponent(output))
         return try (jpeg ? JPEGCoder().decode(data) : PNGCoder().decode(data)).bitmap
     }
 
     /// Decodes fixture `name` and compares it with heif-convert's PNG (the conformance
     /// tolerance on every pixel).
-    static func expectConformant(_ name: String, size: PixelSize, sourceLocation: SourceLocation = #_sourceLocation) throws -> WebImage {
+    static func expectConformant(_ name: String, size: PixelSize, sourceLocation: SourceLocation = #_sourceLocation) async throws -> WebImage {
         let ours = try HEIFCoder().decode(Data(contentsOf: TestData.sdWebImage(name)))
         #expect(ours.pixelSize == size, sourceLocation: sourceLocation)
-        let (worst, mean) = Pixels.compare(ours.bitmap, try reference(name), includeAlpha: false)
+        let (worst, mean) = Pixels.compare(ours.bitmap, try await reference(name), includeAlpha: false)
         #expect(worst <= ConformanceTests.tolerance, "\(name): max difference \(worst), mean \(mean)", sourceLocation: sourceLocation)
         return ours
     }
@@ -34,18 +34,18 @@ struct FixtureTests {
     /// write it as PNG (libpng rejects the profile), so the reference is its JPEG at quality
     /// 100: the JPEG's own loss allows a larger worst case, the mean stays small (measured
     /// against pillow-heif: worst 23, mean 0.3).
-    @Test func appleGridHEIC() throws {
+    @Test func appleGridHEIC() async throws {
         let image = try HEIFCoder().decode(Data(contentsOf: TestData.sdWebImage("TestImage.heic")))
         #expect(image.pixelSize == PixelSize(width: 1440, height: 960))
         #expect(image.format == .heic)
         #expect(!image.hasAlpha)
-        let (worst, mean) = Pixels.compare(image.bitmap, try Self.reference("TestImage.heic", jpeg: true), includeAlpha: false)
+        let (worst, mean) = Pixels.compare(image.bitmap, try await Self.reference("TestImage.heic", jpeg: true), includeAlpha: false)
         #expect(worst <= 32 && mean < 1, "max difference \(worst), mean \(mean)")
     }
 
     /// A `mif1` file with a 240x160 stored thumbnail, used for requests up to its size.
-    @Test func mif1WithStoredThumbnail() throws {
-        let full = try Self.expectConformant("TestImage.heif", size: PixelSize(width: 1440, height: 960))
+    @Test func mif1WithStoredThumbnail() async throws {
+        let full = try await Self.expectConformant("TestImage.heif", size: PixelSize(width: 1440, height: 960))
         var options = ImageDecodeOptions()
         options.thumbnailPixelSize = PixelSize(width: 240, height: 240)
         let data = try Data(contentsOf: TestData.sdWebImage("TestImage.heif"))
@@ -66,8 +66,8 @@ struct FixtureTests {
     }
 
     /// 10-bit HDR (`heix`): reduced to 8 bits as heif-convert does.
-    @Test func tenBitHDR() throws {
-        _ = try Self.expectConformant("TestHDR.heic", size: PixelSize(width: 600, height: 400))
+    @Test func tenBitHDR() async throws {
+        _ = try await Self.expectConformant("TestHDR.heic", size: PixelSize(width: 600, height: 400))
     }
 
     /// An image sequence (`msf1`) that also stores a still primary image: libheif 1.15 has no

@@ -32,57 +32,57 @@ struct ConformanceTests {
     ]
 
     @Test(arguments: cases)
-    func pngSources(_ testCase: Case) throws {
+    func pngSources(_ testCase: Case) async throws {
         let folder = try ReferenceTools.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = try Pictures.detailed(width: 300, height: 280, alpha: testCase.alpha)
         let png = try PNGCoder().encode(WebImage(bitmap: source), as: .png)
-        let jxl = try ReferenceTools.cjxl(png, ext: "png", flags: testCase.flags, in: folder)
-        try compareWithReference(jxl, in: folder, expectAlpha: testCase.alpha)
+        let jxl = try await ReferenceTools.cjxl(png, ext: "png", flags: testCase.flags, in: folder)
+        try await compareWithReference(jxl, in: folder, expectAlpha: testCase.alpha)
         if testCase.flags.contains("0") {
             #expect(try JXLCoder().decode(jxl).bitmap.bytes == source.bytes, "lossless is exact")
         }
     }
 
     /// 16-bit samples (a PPM of maxval 65535): the coder asks libjxl for 8 bits.
-    @Test func sixteenBitSource() throws {
+    @Test func sixteenBitSource() async throws {
         let folder = try ReferenceTools.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = try Pictures.detailed(width: 120, height: 90)
-        let jxl = try ReferenceTools.cjxl(Pictures.ppm16(source, low: 0x80), ext: "ppm", flags: ["-d", "0"], in: folder)
-        let decoded = try compareWithFloatReference(jxl, ext: "ppm", in: folder)
+        let jxl = try await ReferenceTools.cjxl(Pictures.ppm16(source, low: 0x80), ext: "ppm", flags: ["-d", "0"], in: folder)
+        let decoded = try await compareWithFloatReference(jxl, ext: "ppm", in: folder)
         // v * 257 + 1 is closest to v in 8 bits.
         #expect(Pictures.difference(decoded, source).max <= 1)
     }
 
     /// 32-bit float samples (a PFM).
-    @Test func floatSource() throws {
+    @Test func floatSource() async throws {
         let folder = try ReferenceTools.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = try Pictures.detailed(width: 96, height: 64)
-        let jxl = try ReferenceTools.cjxl(Pictures.pfm(source), ext: "pfm", flags: ["-d", "0"], in: folder)
-        let decoded = try compareWithFloatReference(jxl, ext: "pfm", in: folder)
+        let jxl = try await ReferenceTools.cjxl(Pictures.pfm(source), ext: "pfm", flags: ["-d", "0"], in: folder)
+        let decoded = try await compareWithFloatReference(jxl, ext: "pfm", in: folder)
         #expect(Pictures.difference(decoded, source).max <= 1)
         // And lossy from float samples.
-        let lossy = try ReferenceTools.cjxl(Pictures.pfm(source), ext: "pfm", flags: ["-d", "1"], in: folder)
-        try compareWithFloatReference(lossy, ext: "pfm", in: folder)
+        let lossy = try await ReferenceTools.cjxl(Pictures.pfm(source), ext: "pfm", flags: ["-d", "1"], in: folder)
+        try await compareWithFloatReference(lossy, ext: "pfm", in: folder)
     }
 
     /// An animation made by cjxl from an APNG (lossless): frames and durations come back, each
     /// frame equal to the source and to djxl's. (cjxl 0.7 does not carry the APNG's play count
     /// over: the loop count is checked with the coder's own animations.)
-    @Test func animatedAPNGSource() throws {
+    @Test func animatedAPNGSource() async throws {
         let folder = try ReferenceTools.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let frames = try (0..<3).map { index in
             ImageFrame(bitmap: try Pictures.detailed(width: 64, height: 48, alpha: true, seed: index * 5), duration: [0.1, 0.25, 0.04][index])
         }
         let apng = try PNGCoder().encode(try WebImage(frames: frames, loopCount: 3), as: .png)
-        let jxl = try ReferenceTools.cjxl(apng, ext: "png", flags: ["-d", "0"], in: folder)
+        let jxl = try await ReferenceTools.cjxl(apng, ext: "png", flags: ["-d", "0"], in: folder)
         let image = try JXLCoder().decode(jxl)
         #expect(image.frameCount == 3)
         #expect(image.frameDurations.map { ($0 * 1000).rounded() } == [100, 250, 40])
-        let reference = try PNGCoder().decode(ReferenceTools.djxl(jxl, in: folder))
+        let reference = try PNGCoder().decode(await ReferenceTools.djxl(jxl, in: folder))
         #expect(reference.frameCount == 3)
         for index in 0..<3 {
             let ours = try image.frame(at: index).bitmap
@@ -112,9 +112,9 @@ struct ConformanceTests {
 
     /// Decodes `jxl` with the coder and djxl (to PPM or PFM), expects them within the tolerance, and returns the coder's.
     @discardableResult
-    private func compareWithFloatReference(_ jxl: Data, ext: String, in folder: URL, sourceLocation: SourceLocation = #_sourceLocation) throws -> Bitmap {
+    private func compareWithFloatReference(_ jxl: Data, ext: String, in folder: URL, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bitmap {
         let ours = try JXLCoder().decode(jxl).bitmap
-        let reference = try ReferenceTools.djxlHighDepth(jxl, ext: ext, in: folder)
+        let reference = try await ReferenceTools.djxlHighDepth(jxl, ext: ext, in: folder)
         #expect(ours.size == reference.size, sourceLocation: sourceLocation)
         let difference = Pictures.difference(ours, reference)
         #expect(difference.max <= Self.tolerance, "differs from djxl by \(difference.max) (mean \(difference.mean))", sourceLocation: sourceLocation)
@@ -123,9 +123,9 @@ struct ConformanceTests {
 
     /// Decodes `jxl` with the coder and djxl, expects them within the tolerance, and returns the coder's.
     @discardableResult
-    private func compareWithReference(_ jxl: Data, in folder: URL, expectAlpha: Bool?, sourceLocation: SourceLocation = #_sourceLocation) throws -> Bitmap {
+    private func compareWithReference(_ jxl: Data, in folder: URL, expectAlpha: Bool?, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bitmap {
         let ours = try JXLCoder().decode(jxl)
-        let reference = try PNGCoder().decode(ReferenceTools.djxl(jxl, in: folder))
+        let reference = try PNGCoder().decode(await ReferenceTools.djxl(jxl, in: folder))
         #expect(ours.pixelSize == reference.pixelSize, sourceLocation: sourceLocation)
         if let expectAlpha { #expect(ours.hasAlpha == expectAlpha, sourceLocation: sourceLocation) }
         let difference = Pictures.difference(ours.bitmap, reference.bitmap)

@@ -72,26 +72,11 @@ struct FleetTests {
     /// Runs the probe executable (a separate process with its own ImageManager) and returns
     /// its one line of output.
     static func runProbe(redisPort: Int, namespace: String, url: URL) async throws -> String {
-        let probe = Process()
-        probe.executableURL = try probeURL()
-        probe.arguments = [String(redisPort), namespace, url.absoluteString]
-        let output = Pipe()
-        let errors = Pipe()
-        probe.standardOutput = output
-        probe.standardError = errors
-        try probe.run()
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                let text = output.fileHandleForReading.readDataToEndOfFile()
-                let errorText = errors.fileHandleForReading.readDataToEndOfFile()
-                probe.waitUntilExit()
-                guard probe.terminationStatus == 0 else {
-                    continuation.resume(throwing: ProbeFailure(description: "probe exited with \(probe.terminationStatus): \(String(decoding: errorText, as: UTF8.self))"))
-                    return
-                }
-                continuation.resume(returning: String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-            }
+        let outcome = try await ChildProcess.run(try probeURL().path, [String(redisPort), namespace, url.absoluteString])
+        guard outcome.succeeded else {
+            throw ProbeFailure(description: "probe exited with \(outcome.status): \(outcome.errorText)")
         }
+        return outcome.outputText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     struct ProbeFailure: Error, CustomStringConvertible {

@@ -184,7 +184,7 @@ public final class RedisServerProcess: Sendable {
             let reader = output.fileHandleForReading
             Thread.detachNewThread { [state] in
                 while true {
-                    let chunk = reader.availableData
+                    let chunk = reader.availableData  // blocking: own thread
                     if chunk.isEmpty { break }
                     let text = String(decoding: chunk, as: UTF8.self)
                     let full = state.withLock { state -> String in
@@ -238,7 +238,7 @@ public final class RedisServerProcess: Sendable {
         // this on the concurrency pool, whose threads are Dispatch's; with both of a 2-core
         // machine's pool threads here, the full suite stalled for minutes.
         for _ in 0..<10_000 where Self.isRunningNow(pid) {
-            usleep(1000)
+            usleep(1000)  // blocking: a killed process is gone in milliseconds
         }
     }
 

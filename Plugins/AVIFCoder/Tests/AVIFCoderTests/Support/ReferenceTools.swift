@@ -1,4 +1,5 @@
 import Foundation
+import WebImageTestSupport
 import SwiftWebImage
 
 /// libavif's command-line tools (`avifenc`, `avifdec`, Debian package `libavif-bin`): the
@@ -30,20 +31,12 @@ enum ReferenceTools {
         return url
     }
 
-    /// Runs `tool` with `arguments`; throws with its output when it fails.
-    static func run(_ tool: String, _ arguments: [String]) throws {
-        guard let path = find(tool) else { throw ToolError(message: "\(tool) not found") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ToolError(message: "\(tool) \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(String(decoding: text, as: UTF8.self).suffix(800))")
+    /// Runs `tool` with `arguments` (on threads of its own: see `ChildProcess`); throws with
+    /// its output when it fails.
+    static func run(_ tool: String, _ arguments: [String]) async throws {
+        let outcome = try await ChildProcess.run(tool, arguments, mergingErrors: true)
+        guard outcome.succeeded else {
+            throw ToolError(message: "\(tool) \(arguments.joined(separator: " ")) failed (\(outcome.status)): \(outcome.outputText.suffix(800))")
         }
     }
 
@@ -53,9 +46,9 @@ enum ReferenceTools {
     }
 
     /// `avifdec --index` of frame `index`, as RGBA8 (`-d 8`), read back with the built-in PNG coder.
-    static func referenceDecode(_ avif: URL, index: Int = 0, in folder: URL) throws -> Bitmap {
+    static func referenceDecode(_ avif: URL, index: Int = 0, in folder: URL) async throws -> Bitmap {
         let png = folder.appendingPathComponent("reference-\(index)-\(UUID().uuidString).png")
-        try run("avifdec", ["-d", "8", "--index", "\(index)", avif.path, png.path])
+        try await run("avifdec", ["-d", "8", "--index", "\(index)", avif.path, png.path])
         return try PNGCoder().decode(Data(contentsOf: png)).bitmap
     }
 

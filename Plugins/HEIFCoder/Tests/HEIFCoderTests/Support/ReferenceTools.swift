@@ -1,4 +1,5 @@
 import Foundation
+import WebImageTestSupport
 
 /// libheif's command-line tools (`heif-enc`, `heif-convert`, Debian package libheif-examples),
 /// run as subprocesses in a temporary folder. Tests that need them are skipped, saying so,
@@ -18,33 +19,19 @@ enum ReferenceTools {
     static let available = path(of: "heif-enc") != nil && path(of: "heif-convert") != nil
 
 
-    /// Whether `heif-enc` lists an AVIF (AV1) encoder.
-    static let encodesAVIF: Bool = {
-        guard available, let output = try? run("heif-enc", ["--list-encoders"], in: FileManager.default.temporaryDirectory) else { return false }
+    /// Whether `heif-enc` lists an AVIF (AV1) encoder (asked once, in a test's condition).
+    static func encodesAVIF() async -> Bool {
+        guard available, let output = try? await run("heif-enc", ["--list-encoders"], in: FileManager.default.temporaryDirectory) else { return false }
         guard let avif = output.range(of: "AVIF encoders:") else { return false }
         return output[avif.upperBound...].contains("- ")
-    }()
+    }
 
-    /// Runs tool `name` with `arguments` in `folder`; returns its standard output.
-    /// - Throws: `ToolFailure` when it exits with a non-zero status.
+    /// Runs tool `name` with `arguments` in `folder` (on threads of its own: see
+    /// `ChildProcess`); returns its standard output.
+    /// - Throws: `ChildProcess.Failure` when it exits with a non-zero status.
     @discardableResult
-    static func run(_ name: String, _ arguments: [String], in folder: URL) throws -> String {
-        guard let executable = path(of: name) else { throw ToolFailure(message: "\(name) is not installed") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ToolFailure(message: "\(name) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(String(decoding: errorData, as: UTF8.self))")
-        }
-        return String(decoding: outputData, as: UTF8.self)
+    static func run(_ name: String, _ arguments: [String], in folder: URL) async throws -> String {
+        String(decoding: try await ChildProcess.output(of: name, arguments, in: folder), as: UTF8.self)
     }
 
     /// A new empty temporary folder; the caller removes it.
@@ -53,10 +40,4 @@ enum ReferenceTools {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }
-}
-
-/// A reference tool that failed.
-struct ToolFailure: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WebImageTestSupport
 import Testing
 import WebImageCore
 
@@ -22,38 +23,30 @@ enum ReferenceTools {
         return url
     }
 
-    /// Runs `tool` with `arguments`; throws with its output when it fails.
-    static func run(_ tool: String, _ arguments: [String]) throws {
-        guard let executable = path(of: tool) else { throw ToolError(message: "\(tool) is not installed") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ToolError(message: "\(tool) \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(text)")
+    /// Runs `tool` with `arguments` (on threads of its own: see `ChildProcess`); throws with
+    /// its output when it fails.
+    static func run(_ tool: String, _ arguments: [String]) async throws {
+        let outcome = try await ChildProcess.run(tool, arguments, mergingErrors: true)
+        guard outcome.succeeded else {
+            throw ToolError(message: "\(tool) \(arguments.joined(separator: " ")) failed (\(outcome.status)): \(outcome.outputText.suffix(800))")
         }
     }
 
     /// `source` (a PNG, PPM or PFM file's bytes, named with `ext`) encoded by cjxl with `flags`.
-    static func cjxl(_ source: Data, ext: String, flags: [String], in folder: URL) throws -> Data {
+    static func cjxl(_ source: Data, ext: String, flags: [String], in folder: URL) async throws -> Data {
         let input = folder.appendingPathComponent("in-\(UUID().uuidString).\(ext)")
         let output = folder.appendingPathComponent("out-\(UUID().uuidString).jxl")
         try source.write(to: input)
-        try run("cjxl", [input.path, output.path, "--quiet"] + flags)
+        try await run("cjxl", [input.path, output.path, "--quiet"] + flags)
         return try Data(contentsOf: output)
     }
 
     /// `jxl` decoded by djxl to an 8-bit (A)PNG file's bytes.
-    static func djxl(_ jxl: Data, in folder: URL) throws -> Data {
+    static func djxl(_ jxl: Data, in folder: URL) async throws -> Data {
         let input = folder.appendingPathComponent("ref-\(UUID().uuidString).jxl")
         let output = folder.appendingPathComponent("ref-\(UUID().uuidString).png")
         try jxl.write(to: input)
-        try run("djxl", [input.path, output.path, "--bits_per_sample=8", "--quiet"])
+        try await run("djxl", [input.path, output.path, "--bits_per_sample=8", "--quiet"])
         return try Data(contentsOf: output)
     }
 
@@ -61,11 +54,11 @@ enum ReferenceTools {
     /// (`ext` "pfm": 32-bit float), converted to RGBA8 here by rounding v x 255 / maxval
     /// (clamped): the reference for images of more than 8 bits, for which djxl 0.7 writes 16-bit
     /// PNGs whatever `--bits_per_sample` says. No alpha.
-    static func djxlHighDepth(_ jxl: Data, ext: String, in folder: URL) throws -> Bitmap {
+    static func djxlHighDepth(_ jxl: Data, ext: String, in folder: URL) async throws -> Bitmap {
         let input = folder.appendingPathComponent("ref-\(UUID().uuidString).jxl")
         let output = folder.appendingPathComponent("ref-\(UUID().uuidString).\(ext)")
         try jxl.write(to: input)
-        try run("djxl", [input.path, output.path, "--quiet"])
+        try await run("djxl", [input.path, output.path, "--quiet"])
         let data = [UInt8](try Data(contentsOf: output))
         // The header: magic, width, height, maxval or scale, each ended by whitespace.
         var fields: [String] = [], field = "", offset = 0
