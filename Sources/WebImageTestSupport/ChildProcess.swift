@@ -1,11 +1,15 @@
 public import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A command-line tool run to its end for a test (a reference encoder, `openssl`, `gzip`, the
 /// `webimage` executable), with its standard output and error collected.
 ///
-/// The pipes are read and the exit is waited for on threads of their own (``OwnThread``), never
-/// on a thread of Swift's cooperative pool, so a slow tool (an x265 encode takes seconds) does
-/// not stall the other tests of a parallel run.
+/// The tool is started with ``SpawnedProcess`` (not Foundation's `Process`, which can crash
+/// the test process on Linux), and its pipes are read and its exit waited for on threads of
+/// their own (``OwnThread``), never on a thread of Swift's cooperative pool, so a slow tool (an
+/// x265 encode takes seconds) does not stall the other tests of a parallel run.
 public struct ChildProcess: Sendable {
     /// What a tool printed and how it ended.
     public struct Outcome: Sendable {
@@ -59,33 +63,30 @@ public struct ChildProcess: Sendable {
         mergingErrors: Bool = false
     ) async throws -> Outcome {
         guard let executable = path(of: tool) else { throw Failure(description: "\(tool) is not installed") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let folder { process.currentDirectoryURL = folder }
-        if let environment { process.environment = environment }
-        let output = Pipe()
-        let errors = mergingErrors ? output : Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        let inputPipe = input.map { _ in Pipe() }
-        process.standardInput = inputPipe ?? FileHandle.nullDevice
-        try process.run()
-        let outputHandle = output.fileHandleForReading
-        let errorHandle = errors.fileHandleForReading
+        let output = try SpawnedProcess.pipe()
+        let errors = mergingErrors ? output : try SpawnedProcess.pipe()
+        let inputPipe = try input.map { _ in try SpawnedProcess.pipe() }
+        let child: SpawnedProcess
+        do {
+            child = try SpawnedProcess(executable, arguments: arguments, environment: environment, directory: folder,
+                                       standardInput: inputPipe?.read, standardOutput: output.write, standardError: errors.write)
+        } catch {
+            for fd in Set([output.read, output.write, errors.read, errors.write] + (inputPipe.map { [$0.read, $0.write] } ?? [])) { close(fd) }
+            throw error
+        }
+        // The parent keeps only its ends: the readers then see end of file once the child is gone.
+        close(output.write)
+        if !mergingErrors { close(errors.write) }
+        if let inputPipe { close(inputPipe.read) }
         async let written: Void = OwnThread.run {
             guard let inputPipe, let input else { return }
-            try? inputPipe.fileHandleForWriting.write(contentsOf: input)
-            try? inputPipe.fileHandleForWriting.close()
+            SpawnedProcess.writeAll(input, to: inputPipe.write)
         }
-        async let printed = OwnThread.run { outputHandle.readDataToEndOfFile() }
-        async let complained = mergingErrors ? Data() : OwnThread.run { errorHandle.readDataToEndOfFile() }
+        async let printed = OwnThread.run { SpawnedProcess.readToEnd(output.read) }
+        async let complained = mergingErrors ? Data() : OwnThread.run { SpawnedProcess.readToEnd(errors.read) }
         let (_, outputData, errorData) = await (written, printed, complained)
-        let (status, signaled) = await OwnThread.run { () -> (Int32, Bool) in
-            process.waitUntilExit()
-            return (process.terminationStatus, process.terminationReason == .uncaughtSignal)
-        }
-        return Outcome(status: status, signaled: signaled, output: outputData, errors: errorData)
+        let termination = await child.wait()
+        return Outcome(status: termination.status, signaled: termination != .exited(termination.status), output: outputData, errors: errorData)
     }
 
     /// Runs `tool` like ``run(_:_:in:environment:input:mergingErrors:)`` and returns its

@@ -90,7 +90,7 @@ public struct CrashTestHarness: Sendable {
     ///
     /// If the child ends before it reports the step, the outcome says so (`sawLine` is false)
     /// with how it ended.
-    /// - Throws: What `Process.run()` throws when the child cannot start.
+    /// - Throws: ``SpawnedProcess/Failure`` when the child cannot start.
     public func run(arguments: [String], killAfterStep step: Int) async throws -> Outcome {
         try await run(arguments: arguments, killAfterLine: Self.line(afterStep: step))
     }
@@ -98,42 +98,47 @@ public struct CrashTestHarness: Sendable {
     /// Runs the child with `arguments` and kills it with SIGKILL as soon as a whole line of its
     /// standard output is `line`; then waits for it to end.
     ///
-    /// The blocking pipe reads and the wait run on threads of their own, not on Dispatch's
-    /// global pool (the Swift concurrency pool on Linux).
-    /// - Throws: What `Process.run()` throws when the child cannot start.
+    /// The child is spawned with ``SpawnedProcess``; the blocking pipe reads and the wait run on
+    /// threads of their own, not on the Swift concurrency pool.
+    /// - Throws: ``SpawnedProcess/Failure`` when the child cannot start.
     public func run(arguments: [String], killAfterLine line: String) async throws -> Outcome {
-        let child = Process()
-        child.executableURL = executable
-        child.arguments = arguments
-        let output = Pipe()
-        child.standardOutput = output
-        try child.run()
-        let marker = Array((line + "\n").utf8)
-        return await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                let reader = output.fileHandleForReading
-                // The bytes since the last newline, plus the chunk: a line may arrive in pieces.
-                var pending: [UInt8] = [UInt8(ascii: "\n")]
-                var sawLine = false
-                while true {
-                    let chunk = reader.availableData  // blocking: own thread
-                    if chunk.isEmpty { break }  // the child ended
-                    pending.append(contentsOf: chunk)
-                    if Self.containsLine(marker, in: pending) {
-                        sawLine = true
-                        kill(child.processIdentifier, SIGKILL)
-                        break
-                    }
-                    if let lastNewline = pending.lastIndex(of: UInt8(ascii: "\n")) {
-                        pending.removeSubrange(..<lastNewline)
-                    }
-                }
-                child.waitUntilExit()  // blocking: own thread
-                let termination: Termination = child.terminationReason == .uncaughtSignal
-                    ? .signaled(child.terminationStatus) : .exited(child.terminationStatus)
-                continuation.resume(returning: Outcome(sawLine: sawLine, termination: termination))
-            }
+        let output = try SpawnedProcess.pipe()
+        let child: SpawnedProcess
+        do {
+            child = try SpawnedProcess(executable.path, arguments: arguments, standardOutput: output.write, standardError: 2)
+        } catch {
+            close(output.read)
+            close(output.write)
+            throw error
         }
+        close(output.write)
+        let marker = Array((line + "\n").utf8)
+        let sawLine = await OwnThread.run { () -> Bool in
+            // The bytes since the last newline, plus the chunk: a line may arrive in pieces.
+            var pending: [UInt8] = [UInt8(ascii: "\n")]
+            var sawLine = false
+            while true {
+                let chunk = SpawnedProcess.readSome(output.read)  // blocking: own thread
+                if chunk.isEmpty { break }  // the child ended
+                pending.append(contentsOf: chunk)
+                if Self.containsLine(marker, in: pending) {
+                    sawLine = true
+                    child.send(SIGKILL)
+                    break
+                }
+                if let lastNewline = pending.lastIndex(of: UInt8(ascii: "\n")) {
+                    pending.removeSubrange(..<lastNewline)
+                }
+            }
+            close(output.read)
+            return sawLine
+        }
+        let termination: Termination
+        switch await child.wait() {
+        case .exited(let status): termination = .exited(status)
+        case .signaled(let signal): termination = .signaled(signal)
+        }
+        return Outcome(sawLine: sawLine, termination: termination)
     }
 
     /// Whether `bytes` (which start at a line start, after a newline) hold `"\n" + line + "\n"`.

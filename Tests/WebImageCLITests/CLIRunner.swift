@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -41,34 +42,19 @@ enum CLIRunner {
         throw CancellationError()
     }
 
-    private static func makeProcess(_ arguments: [String], home: URL, directory: URL?) throws -> Process {
-        let process = Process()
-        process.executableURL = try executableURL()
-        process.arguments = arguments
+    /// The test process's environment with `HOME` and `XDG_CACHE_HOME` inside `home`.
+    static func environment(home: URL) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = home.path
         environment["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
-        process.environment = environment
-        if let directory { process.currentDirectoryURL = directory }
-        return process
+        return environment
     }
 
-    /// Runs `webimage arguments...` with its output on pipes.
+    /// Runs `webimage arguments...` with its output on pipes (through ``ChildProcess``: spawned
+    /// without Foundation's `Process`, read and waited for on threads of their own).
     static func run(_ arguments: [String], home: URL, in directory: URL? = nil) async throws -> CLIResult {
-        let process = try makeProcess(arguments, home: home, directory: directory)
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Blocking reads and the wait run on threads of their own, never on Dispatch's global pool
-        // (which is the Swift concurrency pool on Linux).
-        async let out = readAll(output.fileHandleForReading)
-        async let err = readAll(errors.fileHandleForReading)
-        let (stdout, stderr) = await (out, err)
-        let status = await waitForExit(process)
-        return CLIResult(status: status, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        let outcome = try await ChildProcess.run(try executableURL().path, arguments, in: directory, environment: environment(home: home))
+        return CLIResult(status: outcome.status, stdout: outcome.outputText, stderr: outcome.errorText)
     }
 
     /// Runs `webimage arguments...` with standard output on a pseudo-terminal (and standard error
@@ -86,58 +72,35 @@ enum CLIRunner {
         let slave = open(name, O_RDWR | O_NOCTTY)
         #expect(slave >= 0, "cannot open \(name)")
         guard slave >= 0 else { throw CancellationError() }
-        let process = try makeProcess(arguments, home: home, directory: directory)
-        let errors = Pipe()
-        process.standardOutput = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
+        let errors = try SpawnedProcess.pipe()
+        let child: SpawnedProcess
         do {
-            try process.run()
+            child = try SpawnedProcess(try executableURL().path, arguments: arguments, environment: environment(home: home), directory: directory,
+                                       standardOutput: slave, standardError: errors.write)
         } catch {
             close(slave)
+            close(errors.read)
+            close(errors.write)
             throw error
         }
         close(slave)  // the child holds its own copy; the master reads EIO once it is gone
+        close(errors.write)
         async let out = readTerminal(master)
-        async let err = readAll(errors.fileHandleForReading)
+        async let err = OwnThread.run { SpawnedProcess.readToEnd(errors.read) }
         let (stdout, stderr) = await (out, err)
-        let status = await waitForExit(process)
+        let status = await child.wait().status
         return CLIResult(status: status, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
     }
 
-    private static func readAll(_ handle: FileHandle) async -> Data {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: handle.readDataToEndOfFile()) }  // blocking: own thread
-        }
-    }
-
     private static func readTerminal(_ master: Int32) async -> Data {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                var data = Data()
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                while true {
-                    let count = read(master, &buffer, buffer.count)
-                    if count > 0 {
-                        data.append(contentsOf: buffer[0..<count])
-                    } else if count < 0, errno == EINTR {
-                        continue
-                    } else {
-                        break  // EIO: every slave descriptor is closed
-                    }
-                }
-                continuation.resume(returning: data)
+        await OwnThread.run {
+            var data = Data()
+            while true {
+                let chunk = SpawnedProcess.readSome(master)  // blocking: own thread (EIO once every slave descriptor is closed)
+                if chunk.isEmpty { break }
+                data.append(chunk)
             }
-        }
-    }
-
-    /// Waits for `process` to end on a thread of its own; its exit status.
-    static func waitForExit(_ process: Process) async -> Int32 {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                process.waitUntilExit()  // blocking: own thread
-                continuation.resume(returning: process.terminationStatus)
-            }
+            return data
         }
     }
 }

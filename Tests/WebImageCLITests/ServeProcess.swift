@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 import WebImageCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -14,7 +15,7 @@ import Glibc
 final class ServeProcess: Sendable {
     /// The base URL it listens on (`http://127.0.0.1:PORT`).
     let baseURL: URL
-    private let process: Process
+    private let process: SpawnedProcess
     private let output: LineCollector
     private let errors: LineCollector
 
@@ -22,38 +23,38 @@ final class ServeProcess: Sendable {
     /// its listening line.
     /// - Parameter environment: Variables added to the test's own.
     static func start(_ arguments: [String], home: URL, environment: [String: String] = [:]) async throws -> ServeProcess {
-        let process = Process()
-        process.executableURL = try CLIRunner.executableURL()
         // Timers long enough that a test's own pace never fires them (a full parallel run may
         // keep a test's task waiting for a pool thread for a minute): a test about a timeout
         // gives its own.
         var timers: [String] = []
         if !arguments.contains("--timeout") { timers += ["--timeout", "600"] }
         if !arguments.contains("--origin-timeout") { timers += ["--origin-timeout", "600"] }
-        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0"] + timers + arguments
-        var variables = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WEBIMAGE_SERVE_") }
-        variables["HOME"] = home.path
-        variables["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
+        var variables = CLIRunner.environment(home: home).filter { !$0.key.hasPrefix("WEBIMAGE_SERVE_") }
         variables.merge(environment) { _, new in new }
-        process.environment = variables
-        let outputPipe = Pipe()
-        let errorPipe = Pipe()
-        process.standardOutput = outputPipe
-        process.standardError = errorPipe
-        process.standardInput = FileHandle.nullDevice
-        let output = LineCollector(outputPipe.fileHandleForReading)
-        let errors = LineCollector(errorPipe.fileHandleForReading)
-        try process.run()
+        let outputPipe = try SpawnedProcess.pipe()
+        let errorPipe = try SpawnedProcess.pipe()
+        let process: SpawnedProcess
+        do {
+            process = try SpawnedProcess(try CLIRunner.executableURL().path, arguments: ["serve", "--host", "127.0.0.1", "--port", "0"] + timers + arguments,
+                                         environment: variables, standardOutput: outputPipe.write, standardError: errorPipe.write)
+        } catch {
+            for fd in [outputPipe.read, outputPipe.write, errorPipe.read, errorPipe.write] { close(fd) }
+            throw error
+        }
+        close(outputPipe.write)
+        close(errorPipe.write)
+        let output = LineCollector(outputPipe.read)
+        let errors = LineCollector(errorPipe.read)
         let line = await output.waitForLine { $0.contains("listening on http://") }
         guard let line, let range = line.range(of: "http://"), let url = URL(string: String(line[range.lowerBound...])) else {
-            let status = await CLIRunner.waitForExit(process)
+            let status = await process.wait().status
             Issue.record("webimage serve did not start (status \(status)): \(errors.text)")
             throw CancellationError()
         }
         return ServeProcess(baseURL: url, process: process, output: output, errors: errors)
     }
 
-    private init(baseURL: URL, process: Process, output: LineCollector, errors: LineCollector) {
+    private init(baseURL: URL, process: SpawnedProcess, output: LineCollector, errors: LineCollector) {
         self.baseURL = baseURL
         self.process = process
         self.output = output
@@ -61,7 +62,7 @@ final class ServeProcess: Sendable {
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.send(SIGKILL)
     }
 
     /// The URL of `path` (which starts with `/`) on this server.
@@ -71,12 +72,12 @@ final class ServeProcess: Sendable {
 
     /// Sends `signal` (SIGTERM by default).
     func send(_ signal: Int32 = SIGTERM) {
-        kill(process.processIdentifier, signal)
+        process.send(signal)
     }
 
     /// Waits until the process has ended, and returns its exit status.
     func waitForExit() async -> Int32 {
-        await CLIRunner.waitForExit(process)
+        await process.wait().status
     }
 
     /// Waits for a line of standard error that contains `text` (`nil` when the stream ended first).
@@ -107,13 +108,15 @@ final class LineCollector: Sendable {
 
     private let state = Locked(State())
 
-    init(_ handle: FileHandle) {
+    /// Reads `descriptor` (and closes it at its end).
+    init(_ descriptor: Int32) {
         Thread.detachNewThread { [self] in
             while true {
-                let data = handle.availableData  // blocking: own thread
+                let data = SpawnedProcess.readSome(descriptor)  // blocking: own thread
                 if data.isEmpty { break }
                 append(data)
             }
+            close(descriptor)
             finish()
         }
     }

@@ -24,7 +24,7 @@ final class LocalHTTP2Server {
     /// The certificate (PEM), to pass as a CA file.
     let certificate: URL
     private let directory: URL
-    private let process: Process
+    private let process: SpawnedProcess
     private let drain: Thread
 
     /// Writes `files` (name -> bytes) into a document root, makes the certificate and starts
@@ -39,41 +39,45 @@ final class LocalHTTP2Server {
         try await LocalTLSServer.makeCertificate(key: key, certificate: certificate)
         // nghttpd reports the port it was given, not the one the kernel chose for port 0:
         // take a free port, and try another if someone else took it meanwhile.
-        var started: (Process, Pipe, Int)?
+        var started: (SpawnedProcess, Int32, Int)?
         for _ in 0..<5 where started == nil {
             let port = try Self.freePort()
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Self.nghttpd ?? "nghttpd")
-            process.arguments = ["--verbose", "--address=127.0.0.1", "--htdocs=\(root.path)", String(port), key.path, certificate.path]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
+            let output = try SpawnedProcess.pipe()
+            let process: SpawnedProcess
+            do {
+                process = try SpawnedProcess(Self.nghttpd ?? "nghttpd", arguments: ["--verbose", "--address=127.0.0.1", "--htdocs=\(root.path)", String(port), key.path, certificate.path],
+                                             standardOutput: output.write, standardError: output.write)
+            } catch {
+                close(output.read)
+                close(output.write)
+                throw error
+            }
+            close(output.write)
             // `--verbose` prints "IPv4: listen 127.0.0.1:PORT" once the socket listens (and an
             // error, then exits, when the port is taken): the readiness gate.
-            let handle = output.fileHandleForReading
             let text = await OwnThread.run { () -> String in
                 var text = ""
                 while !text.contains("\n") {
-                    let chunk = handle.availableData  // blocking: own thread
+                    let chunk = SpawnedProcess.readSome(output.read)  // blocking: own thread
                     if chunk.isEmpty { break }
                     text += String(decoding: chunk, as: UTF8.self)
                 }
                 return text
             }
             if text.contains("listen 127.0.0.1:\(port)") {
-                started = (process, output, port)
+                started = (process, output.read, port)
             } else {
-                kill(process.processIdentifier, SIGKILL)
+                process.send(SIGKILL)
+                close(output.read)
             }
         }
         guard let (process, output, port) = started else { throw CocoaError(.fileReadUnknown) }
         self.process = process
         self.port = port
         // The verbose log of every frame goes on: read it so that the pipe never fills.
-        let handle = output.fileHandleForReading
         drain = Thread {
-            while !handle.availableData.isEmpty {}  // blocking: own thread
+            while !SpawnedProcess.readSome(output).isEmpty {}  // blocking: own thread
+            close(output)
         }
         drain.start()
     }
@@ -84,7 +88,7 @@ final class LocalHTTP2Server {
 
     /// Kills the server (SIGKILL, as ``LocalTLSServer/stop()`` explains; nothing waits for it).
     func stop() {
-        kill(process.processIdentifier, SIGKILL)
+        process.send(SIGKILL)
         try? FileManager.default.removeItem(at: directory)
     }
 

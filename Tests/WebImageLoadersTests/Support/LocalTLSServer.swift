@@ -18,7 +18,7 @@ final class LocalTLSServer {
     /// The certificate (PEM), to pass as a CA file.
     let certificate: URL
     private let directory: URL
-    private let process: Process
+    private let process: SpawnedProcess
 
     private static let script = """
     import http.server, ssl, sys
@@ -56,26 +56,28 @@ final class LocalTLSServer {
         let bodyFile = directory.appendingPathComponent("body")
         try body.write(to: bodyFile)
         try await Self.makeCertificate(key: key, certificate: certificate)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", Self.script, certificate.path, key.path, bodyFile.path, downgradeTarget]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let output = try SpawnedProcess.pipe()
+        do {
+            process = try SpawnedProcess("python3", arguments: ["-c", Self.script, certificate.path, key.path, bodyFile.path, downgradeTarget], standardOutput: output.write)
+        } catch {
+            close(output.read)
+            close(output.write)
+            throw error
+        }
+        close(output.write)
         // The port line is the readiness gate: the server listens before printing it.
-        let handle = output.fileHandleForReading
         let line = await OwnThread.run { () -> Data in
             var line = Data()
             while !line.contains(UInt8(ascii: "\n")) {
-                let chunk = handle.availableData  // blocking: own thread
+                let chunk = SpawnedProcess.readSome(output.read)  // blocking: own thread
                 if chunk.isEmpty { break }
                 line.append(chunk)
             }
+            close(output.read)  // the server prints nothing more
             return line
         }
         guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            kill(process.processIdentifier, SIGKILL)
+            process.send(SIGKILL)
             throw CocoaError(.fileReadCorruptFile)
         }
         self.port = port
@@ -85,11 +87,9 @@ final class LocalTLSServer {
         URL(string: "https://\(host):\(port)\(path)")!
     }
 
-    /// Kills the server. SIGKILL: a child spawned from a Dispatch worker thread inherits its
-    /// blocked signals, so SIGTERM would wait forever. Foundation's process monitor reaps it;
-    /// nothing here waits for that (a wait would hold the calling thread of the test pool).
+    /// Kills the server (its reaper thread collects it; nothing here waits for that).
     func stop() {
-        kill(process.processIdentifier, SIGKILL)
+        process.send(SIGKILL)
         try? FileManager.default.removeItem(at: directory)
     }
 

@@ -4,6 +4,14 @@ import Testing
 import WebImageTestSupport
 import JXLCoder
 
+/// Downloads with an idle timeout no test's own pace can reach: a full parallel run may keep the
+/// task that opens a gated response waiting a minute for a pool thread.
+private let patientDownloads: DownloaderConfiguration = {
+    var configuration = DownloaderConfiguration()
+    configuration.downloadTimeout = 600
+    return configuration
+}()
+
 /// End to end: registered in a coders manager, the plug-in makes `ImageManager` load JPEG XL
 /// URLs (before, they fail with a clear error), progressively with `progressiveLoad`.
 @Suite struct ManagerTests {
@@ -14,7 +22,7 @@ import JXLCoder
         defer { server.stop() }
         server.route("/image.jxl", .data(data, contentType: "image/jxl"))
         let coders = CodersManager(BuiltInCoders.all)
-        let manager = ImageManager(cache: MockImageCache(), loader: Downloader(coder: coders))
+        let manager = ImageManager(cache: MockImageCache(), loader: Downloader(configuration: patientDownloads, coder: coders))
         let url = server.url(for: "/image.jxl")
 
         let error = try await #require(throws: WebImageError.self) { try await manager.loadImage(with: url) }
@@ -34,7 +42,7 @@ import JXLCoder
         defer { server.stop() }
         let gate = AsyncGate()
         server.route("/progressive.jxl", .slowBody(data, firstPart: data.count * 3 / 4, gate: gate, contentType: "image/jxl"))
-        let manager = ImageManager(cache: MockImageCache(), loader: Downloader(coder: CodersManager([JXLCoder()])))
+        let manager = ImageManager(cache: MockImageCache(), loader: Downloader(configuration: patientDownloads, coder: CodersManager([JXLCoder()])))
         let recorder = PartialImageRecorder()
         let task = Task {
             try await manager.loadImage(with: server.url(for: "/progressive.jxl"), options: [.progressiveLoad], events: recorder.handler)

@@ -1,5 +1,6 @@
 import Foundation
 import WebImageCore
+import WebImageTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -148,13 +149,11 @@ public final class RedisServerProcess: Sendable {
 
     // MARK: Process management
 
-    private final class RunningServer: @unchecked Sendable {
-        // Safe: `process` is only started before it is published in the locked state, then
-        // only read (`isRunning`, `processIdentifier`) and waited on.
-        let process: Process
+    private final class RunningServer: Sendable {
+        let process: SpawnedProcess
         let ready = Locked<CheckedContinuation<Bool, Never>?>(nil)
 
-        init(process: Process) {
+        init(process: SpawnedProcess) {
             self.process = process
         }
     }
@@ -163,17 +162,23 @@ public final class RedisServerProcess: Sendable {
         guard let executable = Self.executablePath else {
             throw HarnessError("redis-server is not installed (Debian: apt-get install redis-server)")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = [
+        let arguments = [
             "--port", String(port), "--bind", "127.0.0.1", "--protected-mode", "yes",
             "--save", "", "--appendonly", "no", "--dir", directory.path, "--logfile", "",
             "--daemonize", "no",
         ] + extraArguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
+        // Spawned without Foundation's Process (see SpawnedProcess: it can crash the test
+        // process on Linux); the log is read on a thread of its own.
+        let output = try SpawnedProcess.pipe()
+        let process: SpawnedProcess
+        do {
+            process = try SpawnedProcess(executable, arguments: arguments, standardOutput: output.write, standardError: output.write)
+        } catch {
+            close(output.read)
+            close(output.write)
+            throw HarnessError("redis-server could not start: \(error)")
+        }
+        close(output.write)
         let running = RunningServer(process: process)
         state.withLock { $0.log = "" }
 
@@ -181,10 +186,9 @@ public final class RedisServerProcess: Sendable {
             running.ready.withLock { $0 = continuation }
             // Drain the log for the server's whole life (a full pipe would block it), and
             // report the readiness line once.
-            let reader = output.fileHandleForReading
             Thread.detachNewThread { [state] in
                 while true {
-                    let chunk = reader.availableData  // blocking: own thread
+                    let chunk = SpawnedProcess.readSome(output.read)  // blocking: own thread
                     if chunk.isEmpty { break }
                     let text = String(decoding: chunk, as: UTF8.self)
                     let full = state.withLock { state -> String in
@@ -195,13 +199,8 @@ public final class RedisServerProcess: Sendable {
                         running.ready.withLock { $0.take() }?.resume(returning: true)
                     }
                 }
+                close(output.read)
                 running.ready.withLock { $0.take() }?.resume(returning: false)
-            }
-            do {
-                try process.run()
-            } catch {
-                running.ready.withLock { $0.take() }?.resume(returning: false)
-                return
             }
             state.withLock { $0.running = running }
             try? Data(String(process.processIdentifier).utf8).write(to: directory.appendingPathComponent(Self.serverFileName))
@@ -230,13 +229,9 @@ public final class RedisServerProcess: Sendable {
         }) else { return }
         let process = running.process
         let pid = process.processIdentifier
-        if process.isRunning {
-            _ = Self.systemKill(pid, signal)
-        }
-        // Waits for the kernel to end the process (dead or a zombie), not for Foundation's
-        // `waitUntilExit`: that needs a Dispatch thread to see the child's exit, and tests call
-        // this on the concurrency pool, whose threads are Dispatch's; with both of a 2-core
-        // machine's pool threads here, the full suite stalled for minutes.
+        process.send(signal)
+        // Waits for the kernel to end the process (dead or a zombie): a short poll, so that this
+        // stays synchronous (tests call it from deinit paths too).
         for _ in 0..<10_000 where Self.isRunningNow(pid) {
             usleep(1000)  // blocking: a killed process is gone in milliseconds
         }

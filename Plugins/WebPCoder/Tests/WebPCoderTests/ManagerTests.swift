@@ -4,6 +4,14 @@ import Testing
 import WebImageTestSupport
 import WebPCoder
 
+/// Downloads with an idle timeout no test's own pace can reach: a full parallel run may keep the
+/// task that opens a gated response waiting a minute for a pool thread.
+private let patientDownloads: DownloaderConfiguration = {
+    var configuration = DownloaderConfiguration()
+    configuration.downloadTimeout = 600
+    return configuration
+}()
+
 /// End to end: registered in a coders manager, the plug-in makes `ImageManager` load WebP URLs;
 /// before it is registered, they fail with a clear error.
 @Suite struct ManagerTests {
@@ -19,7 +27,7 @@ import WebPCoder
         server.route("/image.webp", .data(try Self.stillData(), contentType: "image/webp"))
         let coders = CodersManager(BuiltInCoders.all)
         let cache = MockImageCache()
-        let manager = ImageManager(cache: cache, loader: Downloader(coder: coders))
+        let manager = ImageManager(cache: cache, loader: Downloader(configuration: patientDownloads, coder: coders))
         let url = server.url(for: "/image.webp")
 
         let error = try await #require(throws: WebImageError.self) { try await manager.loadImage(with: url) }
@@ -43,7 +51,7 @@ import WebPCoder
         let data = try WebPCoder(lossless: false).encode(WebImage(bitmap: Pixels.busy(width: 96, height: 96)), as: .webp)
         let gate = AsyncGate()
         server.route("/progressive.webp", .slowBody(data, firstPart: data.count * 2 / 3, gate: gate, contentType: "image/webp"))
-        let manager = ImageManager(cache: MockImageCache(), loader: Downloader(coder: CodersManager([WebPCoder()])))
+        let manager = ImageManager(cache: MockImageCache(), loader: Downloader(configuration: patientDownloads, coder: CodersManager([WebPCoder()])))
         let recorder = PartialImageRecorder()
         let task = Task {
             try await manager.loadImage(with: server.url(for: "/progressive.webp"), options: [.progressiveLoad], events: recorder.handler)
@@ -65,7 +73,7 @@ import WebPCoder
         defer { server.stop() }
         let data = try AnimationTests.handMadeAnimation()
         server.route("/animated.webp", .data(data, contentType: "image/webp"))
-        let manager = ImageManager(cache: MockImageCache(), loader: Downloader(coder: CodersManager([WebPCoder()])))
+        let manager = ImageManager(cache: MockImageCache(), loader: Downloader(configuration: patientDownloads, coder: CodersManager([WebPCoder()])))
         let image = try #require(try await manager.loadImage(with: server.url(for: "/animated.webp")).image)
         #expect(image.isLazilyAnimated)
         #expect(image.frameCount == 5)
