@@ -58,10 +58,12 @@ let package = Package(
     ],
     targets: [
         .target(name: "WebImageCore", path: "Sources/Core", swiftSettings: strictSettings),
-        .target(name: "WebImageCoders", dependencies: ["WebImageCore", "CJPEGShim", "CZlib", "CDeflate"], path: "Sources/Coders", swiftSettings: strictSettings),
+        .target(name: "WebImageCoders", dependencies: ["WebImageCore", "CJPEGShim", "CZlib", "CDeflate", "CLCMS2"], path: "Sources/Coders", swiftSettings: strictSettings),
         // System libraries of the coders (headers in /usr/include; .ci/run installs the Debian packages).
         .systemLibrary(name: "CJPEG", path: "Sources/CJPEG"),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        // Little CMS 2: ICC profiles of decoded images to sRGB (issue 31).
+        .systemLibrary(name: "CLCMS2", path: "Sources/CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]),
         // libdeflate: a complete PNG's image data inflated in one call (zlib stays for streaming).
         .systemLibrary(name: "CDeflate", path: "Sources/CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]),
         // The setjmp-based error exit of libjpeg and its warnings, kept on the C side.
@@ -107,7 +109,7 @@ let package = Package(
         .target(name: "WebImageTestSupport", dependencies: ["WebImageCore", "WebImageLoopbackServer"], path: "Sources/WebImageTestSupport", swiftSettings: strictSettings),
 
         .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore", "WebImageTestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "WebImageCodersTests", dependencies: ["WebImageCoders", "WebImageTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "WebImageCodersTests", dependencies: ["WebImageCoders", "WebImageTestSupport", "CLCMS2", "CZlib"], swiftSettings: strictSettings),
         .executableTarget(name: "CacheCrashWriter", dependencies: ["WebImageCaches", "WebImageTestSupport"], path: "Tests/CacheCrashWriter", swiftSettings: strictSettings),
         .testTarget(name: "WebImageCachesTests", dependencies: ["WebImageCaches", "WebImageTestSupport", "CacheCrashWriter"], swiftSettings: strictSettings),
         // Depends on the probe so that it is built with the tests (the proxy tests run it as a child).

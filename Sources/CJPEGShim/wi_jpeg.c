@@ -36,6 +36,9 @@ struct wi_jpeg_decoder {
     int output_started;
     long exhausted_row;
     JOCTET fake_eoi[2];
+    /// The ICC profile assembled from the APP2 ICC_PROFILE segments (malloc'ed by
+    /// jpeg_read_icc_profile), or NULL.
+    JOCTET *icc;
 };
 
 // MARK: errors and warnings
@@ -176,6 +179,7 @@ void wi_jpeg_decoder_destroy(wi_jpeg_decoder *decoder) {
     if (setjmp(decoder->error.jump) == 0) {
         jpeg_destroy_decompress(&decoder->cinfo);
     }
+    free(decoder->icc);
     free(decoder);
 }
 
@@ -190,6 +194,7 @@ int wi_jpeg_decoder_read_header(wi_jpeg_decoder *decoder, wi_jpeg_info *info) {
         return decoder->exhausted ? WI_JPEG_TRUNCATED_HEADER : wi_failure(decoder);
     }
     jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 2, 0xFFFF);
     int status = jpeg_read_header(&decoder->cinfo, TRUE);
     if (status != JPEG_HEADER_OK) {
         snprintf(decoder->error.message, sizeof decoder->error.message, "no image in the JPEG stream");
@@ -226,6 +231,15 @@ int wi_jpeg_decoder_read_header(wi_jpeg_decoder *decoder, wi_jpeg_info *info) {
         info->coefficient_bytes = bytes;
     }
     info->saw_adobe_marker = cinfo->saw_Adobe_marker ? 1 : 0;
+    // The ICC profile: every APP2 "ICC_PROFILE" segment, in sequence order (libjpeg-turbo
+    // checks the numbering and refuses gaps or duplicates: then there is no profile).
+    JOCTET *icc = NULL;
+    unsigned int icc_length = 0;
+    if (decoder->icc == NULL && jpeg_read_icc_profile(cinfo, &icc, &icc_length) && icc != NULL) {
+        decoder->icc = icc;
+        info->icc = icc;
+        info->icc_length = icc_length;
+    }
     static const char xmp_signature[] = "http://ns.adobe.com/xap/1.0/";  // followed by a NUL
     for (jpeg_saved_marker_ptr marker = cinfo->marker_list; marker != NULL; marker = marker->next) {
         if (marker->marker != JPEG_APP0 + 1) continue;

@@ -57,6 +57,9 @@ typedef struct wi_jpeg_info {
     /// The first APP1 XMP packet (after "http://ns.adobe.com/xap/1.0/\0"), or NULL.
     const uint8_t *xmp;
     size_t xmp_length;
+    /// The ICC profile of the APP2 ICC_PROFILE segments, assembled (owned by the decoder), or NULL.
+    const uint8_t *icc;
+    size_t icc_length;
 } wi_jpeg_info;
 
 /// One decode of one JPEG stream held in memory. Not thread-safe; use one per decode.

@@ -18,4 +18,7 @@ public struct ImageMetadata: OptionSet, Hashable, Sendable {
     public static let orientationApplied = ImageMetadata(rawValue: 1 << 4)
     /// A vector image rasterized at some size (SVG, PDF plug-ins).
     public static let vector = ImageMetadata(rawValue: 1 << 5)
+    /// The file carried a colour profile (an ICC profile, or PNG `gAMA`/`cHRM`) that is not
+    /// sRGB, and the pixels were converted from it to sRGB at decode.
+    public static let colorConverted = ImageMetadata(rawValue: 1 << 6)
 }

@@ -1,7 +1,8 @@
 // Generated once by the coders engineer from independent decoders: pypng 0.20 for PngSuite
 // (RGBA8, 16-bit samples rounded as round(v / 257)), Pillow 13 for the SDWebImage images
 // (APNG frames decoded one by one by Pillow and composited per the APNG specification; GIF
-// frames composited by Pillow, JPEGs turned upright by their orientation). Each hash is the FNV-1a 64 of
+// frames composited by Pillow, JPEGs turned upright by their orientation, and converted to sRGB
+// from an embedded ICC profile with Pillow's ImageCms, issue 31). Each hash is the FNV-1a 64 of
 // the RGBA8 pixels with the color of fully transparent pixels zeroed. No test image is copied.
 
 struct Reference: Sendable {
@@ -83,14 +84,14 @@ enum ConformanceReferences {
         "RGBA16PNG.png": Reference(width: 126, height: 135, frameHashes: [0x84554d7b64cffa27]),
         "TestEXIF.png": Reference(width: 150, height: 200, frameHashes: [0x6baf4e4a32768779]),
         "TestHDR.jpeg": Reference(width: 1662, height: 2493, frameHashes: [0x003fe6bd986443ee]),
-        "TestICCProfile.jpg": Reference(width: 400, height: 300, frameHashes: [0x78eeedc4375d46e0]),
+        "TestICCProfile.jpg": Reference(width: 400, height: 300, frameHashes: [0x4e43c8567b37d725]),  // Pillow ImageCms to sRGB (its profile applied; libvips icc_transform gives the same pixels)
         "TestImage.gif": Reference(width: 50, height: 50, frameHashes: [0x288b5b3df2dd3c92, 0x455c0a8b48e13ee4, 0xc56ae907193d2261, 0xaa68fe4f78b0dd32, 0x36d5eb6790e679fd]),
         "TestImage.jpg": Reference(width: 80, height: 60, frameHashes: [0x8ba70e9d9ddfbbc9]),
         "TestImage.png": Reference(width: 300, height: 300, frameHashes: [0xd82710241c41d9eb]),
         "TestImageAnimated.apng": Reference(width: 320, height: 240, frameHashes: [0x425adb527371fdad, 0x6e9bea7407c7ae4b, 0x8079453c4b01664d, 0x2a202ba803c3b912, 0xf9e3922bd03e3fc1, 0xfc1ecbf3a79f4794, 0x8e11e95638c64a67, 0x4b5f69d595384052, 0xc4d054489ac3e6ad, 0x90f9072725567655, 0x3b2a7d1565c7667f, 0x474bd36d2cd172f6, 0x1a283307c8f122bd, 0x60457ffcf3c963bc, 0xd77bf8ef9f6d3817, 0xdef2f47695a0a520, 0xac8708d5adc9681c, 0xd8a14da46ea63d89, 0xf9a80c96a26ee5dc, 0xa1103425077cdd28, 0x3b98e0a5f6b34b6e, 0xf412d9b784429fda, 0x29d9f6a6a1bc0eb2, 0x928dc2e3b0faa6f7, 0x0fc870a30d8f334b, 0xc7d6ad7b5a5dc102, 0x75f2ccce26daf6f5, 0x1c249150ccac8ef9, 0xe81b4c2f2ed23f01, 0xc2d93f9bd2675617, 0x5cf370b5e3b1f542, 0xf73ec71d1a5c01ae, 0xfa2f6c0eac853e97, 0x93b09c439a15da12, 0x169ee3556049394d, 0x27329684eca890e4, 0xfa67d1a5097ab7b5, 0x1470683d3e9d7459, 0x174070bb99071ac1, 0x31be8a097eef9176, 0x67aed58ea869a01e, 0x897ade0d20266866, 0x4f35e1ed8891424d, 0xc87755d916d95ed2, 0x9080f9e7baf2e99f, 0x1657bce2211e59a6, 0x3e4832c4cf77bc0e, 0x20a568b76de7fcb9, 0xa681fec8e68efdd1, 0xf07d08c2a7ea30f7, 0x3151cc5867b9bd4a, 0xb27d4a9981e2c8f3, 0x556e92edbb8c5724, 0xad1ccc1680be97e0, 0x17376adb2327e1e0, 0x9e32e0fa8707e80e, 0x0b6b6ff3c00b0fe8, 0x2b8ee1aa2c354ce6, 0xe3a7e4c52e157880, 0x3bc584c5b680b3f1, 0x57df91599087ba8c, 0xe3d93fb150c77299, 0xa703ea38a59b2bfd, 0x9d20a9f64e3da0f9, 0xdaec263563640920, 0x8fb8ccd9246e4ac9, 0xbb822538e671c466, 0xd8de880a58d3dd78, 0x1b92589aa7d6f305, 0xe839ad38642a809a, 0x209ecaa379c1b18f, 0xb12a6880c3cb5b6d, 0x1158d749b02e6185, 0xe3005a3896b39656, 0x61be780df843ed77, 0x590e3d474a5bb168, 0x8c6f3e694ec1da79, 0x21cc17cee785ae63, 0xa07a4a10ac9f8f00, 0xa9976690ab9f5199, 0xa3426e465b8aa8c2, 0x1bf81f1f51d50147, 0x95f68bde0e0998e6, 0xd5ee1aff45fe6581, 0x9bbd480c36d5d63e, 0x949006ea4fa55075, 0x1104e11ba2006d14, 0xcaae6db63c15e6dd, 0xb732b7af09e27a40, 0x11111b4125f1b5d1, 0x53f7b2b311355ac9, 0xe22f7cd38b470e64, 0xe77e431518384b21, 0x7e5387edd976f9e0, 0xb027e1cf195ced8a, 0xf072f552a727242d, 0x0b433ff225739c8d, 0xb8931dd355dafb6c, 0x76c81a2ac43358fa, 0x7f2047eee323e075, 0xa23b933ea74f9fc4]),
         "TestImageLarge.jpg": Reference(width: 5250, height: 3450, frameHashes: [0xc18ffa3b947a32df]),
         "TestImageLarge.png": Reference(width: 1275, height: 720, frameHashes: [0x433dff77d65b9ccf, 0x73dfd8814d1c48c0, 0xc0f2cfa16f9a47b6, 0xc40dfd29748c293b]),
-        "TestJFIF.jpg": Reference(width: 4032, height: 3024, frameHashes: [0x3921f53626b7e09d]),
+        "TestJFIF.jpg": Reference(width: 4032, height: 3024, frameHashes: [0xba45458373243487]),  // Display P3 profile applied (Pillow ImageCms, then upright)
         "TestLoopCount.gif": Reference(width: 72, height: 48, frameHashes: [0xe4bdd2dfeecfb566, 0x3142dcd5c61cfa26]),
     ]
 }

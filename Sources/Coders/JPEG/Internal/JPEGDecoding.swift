@@ -192,7 +192,16 @@ enum JPEGDecoding {
                 (buffer.baseAddress! + start).update(repeating: 0, count: buffer.count - start)
             }
         }
-        if info.color_space == Int32(WI_JPEG_COLOR_CMYK) || info.color_space == Int32(WI_JPEG_COLOR_YCCK) {
+        // Colour: the embedded ICC profile to sRGB (the rows that arrived); CMYK without a
+        // usable profile takes the plain formula.
+        let isCMYK = info.color_space == Int32(WI_JPEG_COLOR_CMYK) || info.color_space == Int32(WI_JPEG_COLOR_YCCK)
+        var colorConverted = false
+        if let icc = info.icc, info.icc_length > 0, blankFrom > 0 {
+            let profile = Data(bytes: icc, count: info.icc_length)
+            let layout: ColorConversion.Layout = isCMYK ? .cmyk(inverted: info.saw_adobe_marker != 0) : .rgba
+            colorConverted = ColorConversion.convert(&pixels, width: width, height: blankFrom, bytesPerRow: rowBytes, profile: profile, layout: layout) == .converted
+        }
+        if isCMYK, !colorConverted {
             convertCMYK(&pixels, inverted: info.saw_adobe_marker != 0, rows: blankFrom, rowBytes: rowBytes)
         }
 
@@ -207,6 +216,7 @@ enum JPEGDecoding {
         }
         if isThumbnail { metadata.insert(.thumbnail) }
         if exhausted { metadata.insert(.incremental) }
+        if colorConverted { metadata.insert(.colorConverted) }
         return Output(bitmap: bitmap, metadata: metadata)
     }
 

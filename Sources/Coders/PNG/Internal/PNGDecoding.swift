@@ -88,8 +88,12 @@ enum PNGDecoding {
         if var reducer = thumbnailReducer(file, target: target) {
             // A thumbnail from the rows as they are decoded: no full-size bitmap.
             let source = try InflateSource(bytes: raw, ranges: file.imageData)
-            let (bitmap, complete) = try thumbnail(source, format: file.format, hasTransparency: file.hasTransparency, reducer: &reducer)
-            return thumbnailImage(bitmap, complete: complete, truncated: file.truncated, options: options)
+            var (bitmap, complete) = try thumbnail(source, format: file.format, hasTransparency: file.hasTransparency, reducer: &reducer)
+            var image = thumbnailImage(bitmap, complete: complete, truncated: file.truncated, options: options)
+            if convertColor(&bitmap, file: file, in: raw) {
+                image = WebImage(bitmap: bitmap, scale: options.scaleFactor, format: .png, metadata: image.metadata.union(.colorConverted))
+            }
+            return image
         }
         let (bytes, complete) = try pixels(raw, file: file, ranges: file.imageData, width: size.width, height: size.height)
         var bitmap = try Bitmap(width: size.width, height: size.height, bytes: bytes, hasAlpha: file.hasTransparency || !complete)
@@ -99,7 +103,15 @@ enum PNGDecoding {
             metadata.insert(.thumbnail)
         }
         if !complete || file.truncated { metadata.insert(.incremental) }
+        if convertColor(&bitmap, file: file, in: raw) { metadata.insert(.colorConverted) }
         return WebImage(bitmap: bitmap, scale: options.scaleFactor, format: .png, metadata: metadata)
+    }
+
+    /// Converts `bitmap` to sRGB from the file's colour chunks (``PNGColorChunks``); whether it
+    /// did (an sRGB, untagged or unusable file is left as it is).
+    static func convertColor(_ bitmap: inout Bitmap, file: PNGFile, in raw: UnsafeRawBufferPointer) -> Bool {
+        guard let profile = file.color.profile(in: raw) else { return false }
+        return ColorConversion.convert(&bitmap, profile: profile) == .converted
     }
 
 }

@@ -82,6 +82,8 @@ struct PNGFile {
     var frames: [Frame] = []
     /// acTL's num_plays (0 = forever), when the file is an APNG.
     var numPlays: Int?
+    /// The colour chunks before the image data (cICP, iCCP, sRGB, gAMA, cHRM).
+    var color = PNGColorChunks()
 
     /// Whether frame 0 is the default image (true when there are no frames): false when the
     /// default image is not part of the animation (no fcTL before IDAT).
@@ -98,6 +100,7 @@ struct PNGFile {
     }
 
     static let IHDR = type("IHDR"), PLTE = type("PLTE"), IDAT = type("IDAT"), IEND = type("IEND")
+    static let cICP = type("cICP"), iCCP = type("iCCP"), sRGB = type("sRGB"), gAMA = type("gAMA"), cHRM = type("cHRM")
     static let tRNS = type("tRNS"), acTL = type("acTL"), fcTL = type("fcTL"), fdAT = type("fdAT")
 
     static func u32(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> Int {
@@ -235,6 +238,22 @@ struct PNGFile {
                 default:
                     break
                 }
+            case cICP:
+                if !sawImageData, length >= 4, file.color.codePoints == nil {
+                    file.color.codePoints = (bytes[start], bytes[start + 1])
+                }
+            case iCCP:
+                // A profile name of 1-79 bytes, a NUL, the method (0: zlib), the zlib stream.
+                if !sawImageData, file.color.compressedProfile == nil,
+                   let nul = (start..<min(end, start + 80)).first(where: { bytes[$0] == 0 }), nul + 2 < end, bytes[nul + 1] == 0 {
+                    file.color.compressedProfile = (nul + 2)..<end
+                }
+            case sRGB:
+                if !sawImageData { file.color.sRGB = true }
+            case gAMA:
+                if !sawImageData, length >= 4 { file.color.gamma = u32(bytes, start) }
+            case cHRM:
+                if !sawImageData, length >= 32 { file.color.chromaticities = (0..<8).map { u32(bytes, start + $0 * 4) } }
             case acTL:
                 if !sawImageData, length >= 8, animationFrameCount == nil {
                     animationFrameCount = u32(bytes, start)
