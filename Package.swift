@@ -45,6 +45,7 @@ let package = Package(
         .library(name: "SwiftWebImage", targets: ["SwiftWebImage"]),
         .library(name: "WebImageCore", targets: ["WebImageCore"]),
         .library(name: "WebImageCoders", targets: ["WebImageCoders"]),
+        .library(name: "WebImageColor", targets: ["WebImageColor"]),
         .library(name: "WebImageCaches", targets: ["WebImageCaches"]),
         .library(name: "WebImageLoaders", targets: ["WebImageLoaders"]),
         .library(name: "WebImageTransformers", targets: ["WebImageTransformers"]),
@@ -58,11 +59,14 @@ let package = Package(
     ],
     targets: [
         .target(name: "WebImageCore", path: "Sources/Core", swiftSettings: strictSettings),
-        .target(name: "WebImageCoders", dependencies: ["WebImageCore", "CJPEGShim", "CZlib", "CDeflate", "CLCMS2"], path: "Sources/Coders", swiftSettings: strictSettings),
+        .target(name: "WebImageCoders", dependencies: ["WebImageCore", "WebImageColor", "CJPEGShim", "CZlib", "CDeflate", "CLCMS2"], path: "Sources/Coders", swiftSettings: strictSettings),
         // System libraries of the coders (headers in /usr/include; .ci/run installs the Debian packages).
         .systemLibrary(name: "CJPEG", path: "Sources/CJPEG"),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
-        // Little CMS 2: ICC profiles of decoded images to sRGB (issue 31).
+        // Colour management: embedded profiles to sRGB (issue 31). Its own product, so that a
+        // plug-in coder needs lcms2 and not the built-in coders' libraries.
+        .target(name: "WebImageColor", dependencies: ["WebImageCore", "CLCMS2"], path: "Sources/Color", swiftSettings: strictSettings),
+        // Little CMS 2.
         .systemLibrary(name: "CLCMS2", path: "Sources/CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]),
         // libdeflate: a complete PNG's image data inflated in one call (zlib stays for streaming).
         .systemLibrary(name: "CDeflate", path: "Sources/CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]),
@@ -80,7 +84,7 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
         .target(
             name: "SwiftWebImage",
-            dependencies: ["WebImageCore", "WebImageCoders", "WebImageCaches", "WebImageLoaders", "WebImageTransformers"],
+            dependencies: ["WebImageCore", "WebImageColor", "WebImageCoders", "WebImageCaches", "WebImageLoaders", "WebImageTransformers"],
             path: "Sources/SwiftWebImage",
             swiftSettings: strictSettings
         ),
@@ -106,10 +110,10 @@ let package = Package(
         .executableTarget(name: "webimage-download-probe", dependencies: ["WebImageCore", "WebImageLoaders"], path: "Benchmarks/DownloadProbe", swiftSettings: strictSettings),
         // A loopback HTTP/1.1 server (127.0.0.1 only) for tests, the demo and the benchmark.
         .target(name: "WebImageLoopbackServer", dependencies: ["WebImageCore"], path: "Sources/LoopbackServer", swiftSettings: strictSettings),
-        .target(name: "WebImageTestSupport", dependencies: ["WebImageCore", "WebImageLoopbackServer"], path: "Sources/WebImageTestSupport", swiftSettings: strictSettings),
+        .target(name: "WebImageTestSupport", dependencies: ["WebImageCore", "WebImageLoopbackServer", "CLCMS2", "CZlib"], path: "Sources/WebImageTestSupport", swiftSettings: strictSettings),
 
         .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore", "WebImageTestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "WebImageCodersTests", dependencies: ["WebImageCoders", "WebImageTestSupport", "CLCMS2", "CZlib"], swiftSettings: strictSettings),
+        .testTarget(name: "WebImageCodersTests", dependencies: ["WebImageCoders", "WebImageColor", "WebImageTestSupport", "CLCMS2", "CZlib"], swiftSettings: strictSettings),
         .executableTarget(name: "CacheCrashWriter", dependencies: ["WebImageCaches", "WebImageTestSupport"], path: "Tests/CacheCrashWriter", swiftSettings: strictSettings),
         .testTarget(name: "WebImageCachesTests", dependencies: ["WebImageCaches", "WebImageTestSupport", "CacheCrashWriter"], swiftSettings: strictSettings),
         // Depends on the probe so that it is built with the tests (the proxy tests run it as a child).
@@ -155,7 +159,7 @@ package.targets += [
     .systemLibrary(name: "CWebP", path: "Plugins/WebPCoder/Sources/CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
     .systemLibrary(name: "CWebPDemux", path: "Plugins/WebPCoder/Sources/CWebPDemux", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
     .systemLibrary(name: "CWebPMux", path: "Plugins/WebPCoder/Sources/CWebPMux", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
-    pluginTarget("WebPCoder", path: "Plugins/WebPCoder/Sources/WebPCoder", dependencies: ["CWebP", "CWebPDemux", "CWebPMux", "WebImageCore"]),
+    pluginTarget("WebPCoder", path: "Plugins/WebPCoder/Sources/WebPCoder", dependencies: ["CWebP", "CWebPDemux", "CWebPMux", "WebImageCore", "WebImageColor"]),
     // `webp-decode` and `webp-encode` against Pillow: Plugins/WebPCoder/Benchmarks/bench.sh.
     pluginExecutable("WebPBench", path: "Plugins/WebPCoder/Benchmarks/Sources/WebPBench", dependencies: ["WebPCoder", "SwiftWebImage"]),
     pluginTests("WebPCoderTests", path: "Plugins/WebPCoder/Tests/WebPCoderTests", dependencies: [
@@ -221,7 +225,7 @@ package.targets += [
 package.products += [.library(name: "HEIFCoder", targets: ["HEIFCoder"])]
 package.targets += [
     .systemLibrary(name: "CHEIF", path: "Plugins/HEIFCoder/Sources/CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"]), .brew(["libheif"])]),
-    pluginTarget("HEIFCoder", path: "Plugins/HEIFCoder/Sources/HEIFCoder", dependencies: ["WebImageCore", "CHEIF"]),
+    pluginTarget("HEIFCoder", path: "Plugins/HEIFCoder/Sources/HEIFCoder", dependencies: ["WebImageCore", "WebImageColor", "CHEIF"]),
     pluginTests("HEIFCoderTests", path: "Plugins/HEIFCoder/Tests/HEIFCoderTests", dependencies: [
         "HEIFCoder", "CHEIF", "SwiftWebImage", "WebImageTestSupport",
     ]),
@@ -234,7 +238,7 @@ package.targets.first { $0.name == "webimage-bench" }?.dependencies.append("HEIF
 package.products += [.library(name: "JXLCoder", targets: ["JXLCoder"])]
 package.targets += [
     .systemLibrary(name: "CJXL", path: "Plugins/JXLCoder/Sources/CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]),
-    pluginTarget("JXLCoder", path: "Plugins/JXLCoder/Sources/JXLCoder", dependencies: ["CJXL", "WebImageCore"]),
+    pluginTarget("JXLCoder", path: "Plugins/JXLCoder/Sources/JXLCoder", dependencies: ["CJXL", "WebImageCore", "WebImageColor"]),
     pluginTests("JXLCoderTests", path: "Plugins/JXLCoder/Tests/JXLCoderTests", dependencies: [
         "JXLCoder", "CJXL", "SwiftWebImage", "WebImageTestSupport",
     ]),
@@ -246,7 +250,7 @@ package.targets += [
 package.products += [.library(name: "AVIFCoder", targets: ["AVIFCoder"])]
 package.targets += [
     .systemLibrary(name: "CAVIF", path: "Plugins/AVIFCoder/Sources/CAVIF", pkgConfig: "libavif", providers: [.apt(["libavif-dev"]), .brew(["libavif"])]),
-    pluginTarget("AVIFCoder", path: "Plugins/AVIFCoder/Sources/AVIFCoder", dependencies: ["CAVIF", "WebImageCore"]),
+    pluginTarget("AVIFCoder", path: "Plugins/AVIFCoder/Sources/AVIFCoder", dependencies: ["CAVIF", "WebImageCore", "WebImageColor"]),
     pluginTests("AVIFCoderTests", path: "Plugins/AVIFCoder/Tests/AVIFCoderTests", dependencies: [
         "AVIFCoder", "SwiftWebImage", "WebImageTestSupport",
     ]),

@@ -1,5 +1,6 @@
 // The umbrella module: `import SwiftWebImage` gives the whole framework.
 @_exported import WebImageCore
+@_exported import WebImageColor
 @_exported import WebImageCoders
 @_exported import WebImageCaches
 @_exported import WebImageLoaders

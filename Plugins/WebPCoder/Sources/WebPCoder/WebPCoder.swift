@@ -1,5 +1,6 @@
 public import Foundation
 public import WebImageCore
+import WebImageColor
 
 /// The WebP coder, on the system libwebp (SDWebImage's `SDImageWebPCoder` plug-in).
 ///
@@ -89,14 +90,19 @@ public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
             return try decodeAnimation(data, options: options)
         }
         let size = options.targetPixelSize(for: header.size)
-        let bitmap = try WebPStillDecoding.decode(data, header: header, size: size)
-        let metadata: ImageMetadata = size == header.size ? .decoded : [.decoded, .thumbnail]
+        var bitmap = try WebPStillDecoding.decode(data, header: header, size: size)
+        var metadata: ImageMetadata = size == header.size ? .decoded : [.decoded, .thumbnail]
+        // The ICCP profile to sRGB (the framework's ColorConversion: lcms2).
+        if let profile = WebPColorProfile.read(data), ColorConversion.convert(&bitmap, profile: profile) == .converted {
+            metadata.insert(.colorConverted)
+        }
         return WebImage(bitmap: bitmap, scale: options.scaleFactor, format: .webp, metadata: metadata)
     }
 
     private func decodeAnimation(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
         let provider = try WebPAnimationProvider(data: data, options: options)
-        let metadata: ImageMetadata = provider.isThumbnail ? [.decoded, .thumbnail] : .decoded
+        var metadata: ImageMetadata = provider.isThumbnail ? [.decoded, .thumbnail] : .decoded
+        if provider.convertsColor { metadata.insert(.colorConverted) }
         if provider.frameCount == 1 {
             return WebImage(bitmap: try provider.frame(at: 0), scale: options.scaleFactor, format: .webp, metadata: metadata)
         }

@@ -1,6 +1,7 @@
 import CJPEGShim
 import Foundation
 import WebImageCore
+import WebImageColor
 
 /// One JPEG decode on libjpeg-turbo, through the C shim (which owns the setjmp error exit).
 enum JPEGDecoding {

@@ -1,6 +1,7 @@
 import CZlib
 import Foundation
 import WebImageCore
+import WebImageColor
 
 /// The colour chunks of a PNG file, in the order of precedence the PNG specification (third
 /// edition) gives them: `cICP`, then `iCCP`, then `sRGB`, then `gAMA` with `cHRM` (read, not

@@ -1,5 +1,6 @@
 import Foundation
 import WebImageCore
+import WebImageColor
 
 /// PNG decoding in Swift over zlib: the still image (the default image of an APNG).
 enum PNGDecoding {

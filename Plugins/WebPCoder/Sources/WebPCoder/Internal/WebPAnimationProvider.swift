@@ -1,5 +1,6 @@
 import Foundation
 import WebImageCore
+import WebImageColor
 
 /// Random access to the frames of a WebP (animated, or a still seen as one frame): the container
 /// is parsed once; frames are decoded by libwebp on demand and composited by Core's
@@ -19,6 +20,8 @@ final class WebPAnimationProvider: AnimatedImageProvider {
     /// Whether any frame has alpha or leaves part of the canvas uncovered.
     let hasAlpha: Bool
     private let frames: [WebPFrameInfo]
+    /// The file's ICC profile when it is not sRGB: every frame is converted from it.
+    private let colorProfile: Data?
     private let canvas: Locked<AnimationCanvas>
 
     /// Parses `data` and checks the canvas against the pixel limit, then the frame count and the
@@ -46,7 +49,13 @@ final class WebPAnimationProvider: AnimatedImageProvider {
         self.hasAlpha = container.frames.contains { $0.hasAlpha || !$0.covers(width: canvasSize.width, height: canvasSize.height) }
         self.pixelSize = options.targetPixelSize(for: canvasSize, frameCount: container.frames.count)
         self.canvas = Locked(try AnimationCanvas(width: canvasSize.width, height: canvasSize.height, frames: container.frames.map(\.layout)))
+        // A profile that converts a probe pixel is kept; an sRGB or unusable one is dropped.
+        var probe = try Bitmap(width: 1, height: 1, fill: RGBAColor(red: 128, green: 128, blue: 128, alpha: 255))
+        self.colorProfile = WebPColorProfile.read(data).flatMap { ColorConversion.convert(&probe, profile: $0) == .converted ? $0 : nil }
     }
+
+    /// Whether the frames are converted from an ICC profile to sRGB.
+    var convertsColor: Bool { colorProfile != nil }
 
     /// Throws ``WebImageError/Code/imageTooLarge`` when an animation of `frameCount` frames has
     /// more than `options.maxFrameCount` frames, or when its frames together have more source
@@ -92,7 +101,8 @@ final class WebPAnimationProvider: AnimatedImageProvider {
             _ = try canvas.render(index) { frameIndex in try decodeFrame(frameIndex) }
             return canvas.takePixels()  // the canvas's buffer itself when no later frame needs it
         }
-        let bitmap = try Bitmap(width: canvasSize.width, height: canvasSize.height, bytes: pixels, hasAlpha: hasAlpha)
+        var bitmap = try Bitmap(width: canvasSize.width, height: canvasSize.height, bytes: pixels, hasAlpha: hasAlpha)
+        if let colorProfile { ColorConversion.convert(&bitmap, profile: colorProfile) }
         if bitmap.size == pixelSize { return bitmap }
         return try bitmap.resampled(to: pixelSize, filter: .lanczos3)
     }
