@@ -110,7 +110,7 @@ let package = Package(
         .executableTarget(name: "webimage-download-probe", dependencies: ["WebImageCore", "WebImageLoaders"], path: "Benchmarks/DownloadProbe", swiftSettings: strictSettings),
         // A loopback HTTP/1.1 server (127.0.0.1 only) for tests, the demo and the benchmark.
         .target(name: "WebImageLoopbackServer", dependencies: ["WebImageCore"], path: "Sources/LoopbackServer", swiftSettings: strictSettings),
-        .target(name: "WebImageTestSupport", dependencies: ["WebImageCore", "WebImageLoopbackServer", "CLCMS2", "CZlib"], path: "Sources/WebImageTestSupport", swiftSettings: strictSettings),
+        .target(name: "WebImageTestSupport", dependencies: ["WebImageCore", "WebImageLoopbackServer", "CLCMS2", "CZlib", "CJPEG"], path: "Sources/WebImageTestSupport", swiftSettings: strictSettings),
 
         .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore", "WebImageTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "WebImageCodersTests", dependencies: ["WebImageCoders", "WebImageColor", "WebImageTestSupport", "CLCMS2", "CZlib"], swiftSettings: strictSettings),

@@ -52,11 +52,9 @@ import WebImageColor
         #expect(split.bitmap == whole.bitmap)
     }
 
-    @Test func theSwappedRedAndGreenProfileMakesRedGreen() throws {
-        guard let swapped = ColorFixtures.installedProfile("SwappedRedAndGreen.icc") else {
-            Issue.record("skipped: /usr/share/color/icc/colord/SwappedRedAndGreen.icc is missing (apt-get install colord-data)")
-            return
-        }
+    @Test(.enabled(if: ColorFixtures.installedProfile("SwappedRedAndGreen.icc") != nil, "colord-data's profiles are not installed (apt-get install colord-data): skipped"))
+    func theSwappedRedAndGreenProfileMakesRedGreen() throws {
+        let swapped = try #require(ColorFixtures.installedProfile("SwappedRedAndGreen.icc"))
         let red = try Bitmap(width: 8, height: 8, fill: RGBAColor(red: 230, green: 20, blue: 20, alpha: 255), hasAlpha: false)
         let png = ColorFixtures.tagPNG(try PNGCoder().encode(WebImage(bitmap: red), as: .png), swapped)
         let pixel = try PNGCoder().decode(png).bitmap[4, 4]
@@ -66,12 +64,10 @@ import WebImageColor
         #expect(jpegPixel.green > 150 && jpegPixel.red < 100, "\(jpegPixel)")
     }
 
-    @Test func realAdobeAndProPhotoProfileFilesConvert() throws {
+    @Test(.enabled(if: ColorFixtures.installedProfile("AdobeRGB1998.icc") != nil, "colord-data's profiles are not installed (apt-get install colord-data): skipped"))
+    func realAdobeAndProPhotoProfileFilesConvert() throws {
         for name in ["AdobeRGB1998.icc", "ProPhotoRGB.icc"] {
-            guard let profile = ColorFixtures.installedProfile(name) else {
-                Issue.record("skipped: /usr/share/color/icc/colord/\(name) is missing (apt-get install colord-data)")
-                continue
-            }
+            let profile = try #require(ColorFixtures.installedProfile(name))
             let stored = ColorFixtures.intoSpace(ColorFixtures.photo, profile)
             let png = ColorFixtures.tagPNG(try PNGCoder().encode(WebImage(bitmap: stored), as: .png), profile)
             let managed = ColorFixtures.meanDeltaE(try PNGCoder().decode(png).bitmap, ColorFixtures.photo)
@@ -161,6 +157,29 @@ import WebImageColor
         #expect(ColorConversion.profile(primaries: 1, transfer: 13) == nil)
         #expect(ColorConversion.profile(primaries: 9, transfer: 16) == nil)
         #expect(ColorConversion.name(primaries: 12, transfer: 13) == "Display P3")
+    }
+
+    @Test(.enabled(if: CMYKFixtures.defaultCMYKProfile != nil, "ghostscript's CMYK profile is not installed (apt-get install libgs-common): skipped"))
+    func aCMYKJPEGWithItsProfileDecodesAsLcms2Does() throws {
+        let profile = try #require(CMYKFixtures.defaultCMYKProfile)
+        let photo = ColorFixtures.photo
+        let cmyk = CMYKFixtures.separate(photo, profile)
+        let plain = CMYKFixtures.jpeg(cmyk, size: photo.size)
+        let tagged = ColorFixtures.tagJPEG(plain, profile)
+        let decoded = try JPEGCoder().decode(tagged)
+        #expect(decoded.metadata.contains(.colorConverted))
+        #expect(decoded.bitmap.isOpaque)
+        // Against lcms2's own conversion of the CMYK numbers (JPEG's loss at quality 100 apart).
+        let reference = try CMYKFixtures.reference(cmyk, size: photo.size, profile)
+        let managed = ColorFixtures.meanDeltaE(decoded.bitmap, reference)
+        #expect(managed < 1, "mean ΔE2000 \(managed) against lcms2's transform")
+        // Without the profile the plain formula is used: visibly different.
+        let untagged = try JPEGCoder().decode(plain)
+        #expect(!untagged.metadata.contains(.colorConverted))
+        #expect(ColorFixtures.meanDeltaE(untagged.bitmap, reference) > 3)
+        // An RGB profile on CMYK data is refused: the plain formula again.
+        let wrong = try JPEGCoder().decode(ColorFixtures.tagJPEG(plain, ColorFixtures.adobeRGB))
+        #expect(wrong.bitmap == untagged.bitmap)
     }
 
     @Test func aPNGThumbnailIsConvertedToo() throws {

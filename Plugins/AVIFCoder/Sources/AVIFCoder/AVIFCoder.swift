@@ -80,7 +80,8 @@ public struct AVIFCoder: AnimatedImageCoder {
     ///   corrupt; ``/WebImageCore/WebImageError/Code/imageTooLarge`` over the options' limits.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
         let provider = try AVIFSequenceProvider(data: data, options: options, threads: threads)
-        let metadata: ImageMetadata = provider.isThumbnail ? [.decoded, .thumbnail] : .decoded
+        var metadata: ImageMetadata = provider.isThumbnail ? [.decoded, .thumbnail] : .decoded
+        if provider.convertsColor { metadata.insert(.colorConverted) }
         if provider.frameCount == 1 {
             return WebImage(bitmap: try provider.frame(at: 0), scale: options.scaleFactor, format: .avif, metadata: metadata)
         }

@@ -91,7 +91,8 @@ public struct HEIFCoder: ImageCoder {
             throw WebImageError(.badImageData, "\(data.count) bytes of AVIF data: this HEIFCoder is made with decodesAVIF false")
         }
         let output = try HEIFDecoding.decode(data, options: options, embeddedThumbnails: usesEmbeddedThumbnails)
-        let metadata: ImageMetadata = output.isThumbnail ? [.decoded, .thumbnail] : .decoded
+        var metadata: ImageMetadata = output.isThumbnail ? [.decoded, .thumbnail] : .decoded
+        if output.colorConverted { metadata.insert(.colorConverted) }
         return WebImage(bitmap: output.bitmap, scale: options.scaleFactor, format: format, metadata: metadata)
     }
 

@@ -84,11 +84,12 @@ public struct JXLCoder: ProgressiveImageCoder, AnimatedImageCoder {
     ///   corrupt; ``/WebImageCore/WebImageError/Code/imageTooLarge`` over the options' limits.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
         guard !data.isEmpty else { throw WebImageError(.badImageData, "JPEG XL data is empty (0 bytes)") }
-        guard let (bitmap, info) = try JXLStillDecoding.decode(data, options: options, threads: threads) else {
+        guard let (bitmap, info, colorConverted) = try JXLStillDecoding.decode(data, options: options, threads: threads) else {
             return try decodeAnimation(data, options: options)
         }
         let size = options.targetPixelSize(for: info.outputSize)
-        let metadata: ImageMetadata = size == info.outputSize ? .decoded : [.decoded, .thumbnail]
+        var metadata: ImageMetadata = size == info.outputSize ? .decoded : [.decoded, .thumbnail]
+        if colorConverted { metadata.insert(.colorConverted) }
         return WebImage(bitmap: try JXLStillDecoding.fitted(bitmap, to: size), scale: options.scaleFactor, format: .jpegXL, metadata: metadata)
     }
 

@@ -33,11 +33,15 @@ final class AVIFSequenceProvider: AnimatedImageProvider {
         displayedSize = handle.displayedSize
         statedDurations = handle.statedDurations
         pixelSize = options.targetPixelSize(for: handle.displayedSize, frameCount: handle.frameCount)
+        convertsColor = handle.colorProfile != nil
         self.handle = Locked(handle)
     }
 
     /// Whether frames come out smaller than the image.
     var isThumbnail: Bool { pixelSize != displayedSize }
+
+    /// Whether the frames are converted from the file's colour profile (ICC or `nclx`) to sRGB.
+    let convertsColor: Bool
 
     func statedDuration(at index: Int) -> Double {
         guard index >= 0, index < frameCount else { return 0 }

@@ -1,6 +1,7 @@
 import CHEIF
 import Foundation
 import WebImageCore
+import WebImageColor
 
 /// Decoding of the primary image of a HEIF file (HEVC, or AV1 when libheif has a decoder for
 /// it) into RGBA8, with libheif's transformations (`clap` crop, `irot` rotation, `imir` mirror)
@@ -14,6 +15,8 @@ enum HEIFDecoding {
         var isThumbnail: Bool
         /// Whether it came from a thumbnail image stored in the file.
         var fromEmbeddedThumbnail: Bool
+        /// Whether the pixels were converted from the image's colour profile to sRGB.
+        var colorConverted = false
     }
 
     /// The most thumbnails looked at in one file (files have 0 or 1).
@@ -48,15 +51,38 @@ enum HEIFDecoding {
             defer { heif_image_handle_release(primary) }
             let size = try checkedSize(primary, options: options, what: "the primary image of \(what)")
             let target = options.targetPixelSize(for: size)
-            guard target != size else {
-                return Output(bitmap: try decodeHandle(primary, expected: size, what: what, truncated: truncated), isThumbnail: false, fromEmbeddedThumbnail: false)
+            var output: Output
+            if target == size {
+                output = Output(bitmap: try decodeHandle(primary, expected: size, what: what, truncated: truncated), isThumbnail: false, fromEmbeddedThumbnail: false)
+            } else if embeddedThumbnails, let bitmap = decodeEmbeddedThumbnail(of: primary, size: size, target: target, options: options, what: what) {
+                output = Output(bitmap: bitmap, isThumbnail: true, fromEmbeddedThumbnail: true)
+            } else {
+                let full = try decodeHandle(primary, expected: size, what: what, truncated: truncated)
+                output = Output(bitmap: try full.resampled(to: target, filter: .lanczos3), isThumbnail: true, fromEmbeddedThumbnail: false)
             }
-            if embeddedThumbnails, let bitmap = decodeEmbeddedThumbnail(of: primary, size: size, target: target, options: options, what: what) {
-                return Output(bitmap: bitmap, isThumbnail: true, fromEmbeddedThumbnail: true)
+            // The primary image's colour profile to sRGB (a thumbnail item shows the same picture).
+            if let profile = colorProfile(of: primary) {
+                output.colorConverted = ColorConversion.convert(&output.bitmap, profile: profile) == .converted
             }
-            let full = try decodeHandle(primary, expected: size, what: what, truncated: truncated)
-            return Output(bitmap: try full.resampled(to: target, filter: .lanczos3), isThumbnail: true, fromEmbeddedThumbnail: false)
+            return output
         }
+    }
+
+    /// The colour profile of `handle`: its ICC profile (`prof`, `rICC`), else the profile its
+    /// `nclx` code points name (`nil` for sRGB, unspecified, PQ and HLG), else `nil`. libheif
+    /// converts YCbCr to RGB with the matrix; the primaries and the curve are ours to convert.
+    static func colorProfile(of handle: OpaquePointer) -> Data? {
+        let size = heif_image_handle_get_raw_color_profile_size(handle)
+        if size > 0, size <= ColorConversion.maximumProfileBytes {
+            var profile = Data(count: size)
+            let error = profile.withUnsafeMutableBytes { heif_image_handle_get_raw_color_profile(handle, $0.baseAddress) }
+            if error.code == heif_error_Ok { return profile }
+        }
+        var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+        let error = heif_image_handle_get_nclx_color_profile(handle, &nclx)
+        guard error.code == heif_error_Ok, let nclx else { return nil }
+        defer { heif_nclx_color_profile_free(nclx) }
+        return ColorConversion.profile(primaries: Int(nclx.pointee.color_primaries.rawValue), transfer: Int(nclx.pointee.transfer_characteristics.rawValue))
     }
 
     /// The displayed size of `handle` (after its transformations), checked against the pixel

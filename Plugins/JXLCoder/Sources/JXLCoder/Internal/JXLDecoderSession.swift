@@ -1,5 +1,7 @@
 import CJXL
+import Foundation
 import WebImageCore
+import WebImageColor
 
 /// One libjxl decoder (`JxlDecoder`) over data given whole, with its optional thread runner:
 /// reads the basic info, renders frames one after another (skipping ahead when asked) as RGBA8,
@@ -21,6 +23,12 @@ final class JXLDecoderSession: @unchecked Sendable {
     private(set) var info: JXLImageInfo?
     /// The index of the frame the next ``render()`` delivers.
     private(set) var nextFrame = 0
+    /// The ICC profile of the pixels libjxl outputs (`JXL_COLOR_PROFILE_TARGET_DATA`: the
+    /// file's own profile for a lossless or ICC-tagged file, what libjxl renders XYB into
+    /// otherwise), once the colour encoding has been read by ``render()``.
+    private(set) var outputProfile: Data?
+    /// Whether the last frame rendered was converted from ``outputProfile`` to sRGB.
+    var convertedColor = false
     private let decoder: OpaquePointer
     private let runner: UnsafeMutableRawPointer?
 
@@ -38,7 +46,7 @@ final class JXLDecoderSession: @unchecked Sendable {
         self.decoder = decoder
         runner = threads > 1 ? JxlThreadParallelRunnerCreate(nil, threads) : nil
         var events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_FRAME.rawValue
-        if pixels { events |= JXL_DEC_FULL_IMAGE.rawValue }
+        if pixels { events |= JXL_DEC_FULL_IMAGE.rawValue | JXL_DEC_COLOR_ENCODING.rawValue }
         var ok = JxlDecoderSubscribeEvents(decoder, Int32(events)) == JXL_DEC_SUCCESS
         ok = ok && JxlDecoderSetKeepOrientation(decoder, applyOrientation ? 0 : 1) == JXL_DEC_SUCCESS
         ok = ok && JxlDecoderSetUnpremultiplyAlpha(decoder, 1) == JXL_DEC_SUCCESS
@@ -89,6 +97,8 @@ final class JXLDecoderSession: @unchecked Sendable {
                 _ = try takeBasicInfo()
             case JXL_DEC_BASIC_INFO, JXL_DEC_FRAME:
                 continue
+            case JXL_DEC_COLOR_ENCODING:
+                outputProfile = readOutputProfile()
             case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
                 guard let size = info?.outputSize else {
                     throw WebImageError(.badImageData, "\(what): pixels before the basic info")
@@ -111,6 +121,16 @@ final class JXLDecoderSession: @unchecked Sendable {
                 throw failure(status, during: "frame \(nextFrame)")
             }
         }
+    }
+
+    /// The ICC profile of the output pixels, or `nil` when libjxl gives none.
+    private func readOutputProfile() -> Data? {
+        var size = 0
+        guard JxlDecoderGetICCProfileSize(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &size) == JXL_DEC_SUCCESS,
+              size > 0, size <= ColorConversion.maximumProfileBytes else { return nil }
+        var profile = [UInt8](repeating: 0, count: size)
+        guard JxlDecoderGetColorAsICCProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &profile, size) == JXL_DEC_SUCCESS else { return nil }
+        return Data(profile)
     }
 
     /// Runs libjxl until the frame whose output buffer is set is complete.

@@ -1,5 +1,6 @@
 import Foundation
 import WebImageCore
+import WebImageColor
 
 /// Decoding of the first frame of a JPEG XL file in one pass: the basic info is read and
 /// checked against the limits, then the pixels are decoded into memory sized from it.
@@ -8,7 +9,7 @@ enum JXLStillDecoding {
     /// when the file is an animation and `options` does not ask for its first frame only (the
     /// caller then makes an animation provider).
     /// - Throws: ``WebImageError/Code/badImageData``, ``WebImageError/Code/imageTooLarge``.
-    static func decode(_ data: Data, options: ImageDecodeOptions, threads: Int) throws -> (bitmap: Bitmap, info: JXLImageInfo)? {
+    static func decode(_ data: Data, options: ImageDecodeOptions, threads: Int) throws -> (bitmap: Bitmap, info: JXLImageInfo, colorConverted: Bool)? {
         let what = "JPEG XL data of \(data.count) bytes"
         let session = try JXLDecoderSession(pixels: true, applyOrientation: options.applyOrientation, threads: threads, what: what)
         return try data.withUnsafeBytes { raw in
@@ -16,14 +17,19 @@ enum JXLStillDecoding {
             let info = try session.readInfo()
             try info.checkLimit(options, byteCount: data.count)
             if info.isAnimated && !options.firstFrameOnly { return nil }
-            return (try render(session, info: info), info)
+            return (try render(session, info: info), info, session.convertedColor)
         }
     }
 
-    /// Renders the session's next frame into a new bitmap of the output size.
+    /// Renders the session's next frame into a new bitmap of the output size, converted to
+    /// sRGB from the profile of libjxl's output when that is not sRGB.
     static func render(_ session: JXLDecoderSession, info: JXLImageInfo) throws -> Bitmap {
         let size = info.outputSize
-        return try Bitmap(width: size.width, height: size.height, bytes: session.render(), hasAlpha: info.hasAlpha)
+        var bitmap = try Bitmap(width: size.width, height: size.height, bytes: session.render(), hasAlpha: info.hasAlpha)
+        if let profile = session.outputProfile {
+            session.convertedColor = ColorConversion.convert(&bitmap, profile: profile) == .converted
+        }
+        return bitmap
     }
 
     /// `bitmap` resampled to `size` (Lanczos-3) when they differ.
