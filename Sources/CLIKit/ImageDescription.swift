@@ -14,6 +14,9 @@ import SwiftWebImage
 ///   (``WebImage/statedFrameDurations``: a GIF frame stating 10 ms gives `10`, though it plays
 ///   for 100 ms); 0 for a frame with no stated delay, and a still image (a single frame) has `[0]`.
 /// - `hasAlpha`: whether the source format carries an alpha channel.
+/// - `colorSpace`: the colour space the file declares (JPEG and PNG from their headers: an ICC
+///   profile's description, "sRGB", code points, "untagged"); for formats that are decoded to
+///   be described, whether the decode converted from an embedded profile; `nil`/`null` otherwise.
 /// - `refused`: for an image described from its headers, the error a decode under the limits
 ///   would give (`nil`/`null` when within them).
 struct ImageDescription: Sendable {
@@ -25,6 +28,9 @@ struct ImageDescription: Sendable {
     let loopCount: Int?
     let durations: [Double]
     let hasAlpha: Bool
+    /// The colour space the file declares (``ImageProperties/colorSpace``), or, for an image
+    /// described by decoding it, whether it was converted from an embedded profile.
+    let colorSpace: String?
     /// The error a decode under the limits would give, for an image described from its headers
     /// (`nil`: within the limits, or decoded).
     let refusal: WebImageError?
@@ -40,6 +46,7 @@ struct ImageDescription: Sendable {
         loopCount = image.isAnimated ? image.loopCount : nil
         durations = image.statedFrameDurations.map { $0 * 1000 }
         hasAlpha = image.hasAlpha
+        colorSpace = image.metadata.contains(.colorConverted) ? "converted to sRGB from its profile" : nil
     }
 
     /// Describes an image from its headers, named `source`: the size it shows at (orientation
@@ -53,10 +60,11 @@ struct ImageDescription: Sendable {
         loopCount = properties.frameCount > 1 ? properties.loopCount : nil
         durations = properties.frameDurations.map { $0 * 1000 }
         hasAlpha = properties.hasAlpha
+        colorSpace = properties.colorSpace
         self.refusal = refusal
     }
 
-    /// `{"source","format","width","height","frames","loopCount","durations","hasAlpha","refused"}`,
+    /// `{"source","format","width","height","frames","loopCount","durations","hasAlpha","colorSpace","refused"}`,
     /// in that order; `refused` is `null` or `{"code","message"}`.
     var json: JSONValue {
         .object([
@@ -68,6 +76,7 @@ struct ImageDescription: Sendable {
             ("loopCount", loopCount.map { .integer($0) } ?? .null),
             ("durations", .array(durations.map { .number($0) })),
             ("hasAlpha", .bool(hasAlpha)),
+            ("colorSpace", colorSpace.map { .string($0) } ?? .null),
             ("refused", refusal.map { Self.errorObject(ErrorReport($0)) } ?? .null),
         ])
     }
@@ -102,6 +111,7 @@ struct ImageDescription: Sendable {
             }
         }
         parts.append(hasAlpha ? "alpha" : "no alpha")
+        if let colorSpace { parts.append("colour: \(colorSpace)") }
         let refused = refusal.map { "; a decode would be refused: \(ErrorReport($0).message)" } ?? ""
         return "\(source): " + parts.joined(separator: ", ") + refused
     }

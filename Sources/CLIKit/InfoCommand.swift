@@ -31,9 +31,12 @@ struct InfoCommand: Command {
 
         OPTIONS:
           --json        One JSON object per input, one per line, keys in this order:
-                        {"source","format","width","height","frames","loopCount","durations","hasAlpha","refused"}
+                        {"source","format","width","height","frames","loopCount","durations","hasAlpha",
+                         "colorSpace","refused"}
                         loopCount: 0 = forever, null = the file states none.
                         durations: one per frame, in milliseconds as the file states them.
+                        colorSpace: the profile's description, "sRGB", "untagged"... (JPEG,
+                        PNG); for decoded formats whether a profile was converted; or null.
                         refused: null, or {"code","message"}: the error a decode under the
                         limits would give (the image is still described).
                         An input that cannot be read or decoded gives

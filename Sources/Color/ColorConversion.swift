@@ -101,4 +101,15 @@ public enum ColorConversion {
             return ColorTransformCache.describe(opened)
         }
     }
+
+    /// `profile` in words, for `webimage info`: `"ICC: <description>"`, `"ICC profile (no
+    /// description)"`, or, when lcms2 cannot read it, `"unreadable ICC profile (used as untagged)"`.
+    public static func summary(of profile: Data) -> String {
+        guard profile.count >= 128, profile.count <= maximumProfileBytes else { return "unreadable ICC profile (used as untagged)" }
+        return profile.withUnsafeBytes { raw -> String in
+            guard let opened = cmsOpenProfileFromMem(raw.baseAddress, UInt32(raw.count)) else { return "unreadable ICC profile (used as untagged)" }
+            defer { cmsCloseProfile(opened) }
+            return ColorTransformCache.describe(opened).map { "ICC: \($0)" } ?? "ICC profile (no description)"
+        }
+    }
 }

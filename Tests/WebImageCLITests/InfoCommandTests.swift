@@ -21,15 +21,15 @@ import WebImageTestSupport
     }
 
     static let expectedJSON: [(String, String)] = [
-        ("photo.jpg", #"{"source":"photo.jpg","format":"jpeg","width":64,"height":48,"frames":1,"loopCount":null,"durations":[0],"hasAlpha":false,"refused":null}"#),
-        ("alpha.png", #"{"source":"alpha.png","format":"png","width":40,"height":30,"frames":1,"loopCount":null,"durations":[0],"hasAlpha":true,"refused":null}"#),
-        ("anim.gif", #"{"source":"anim.gif","format":"gif","width":12,"height":10,"frames":3,"loopCount":0,"durations":[50,100,200],"hasAlpha":false,"refused":null}"#),
+        ("photo.jpg", #"{"source":"photo.jpg","format":"jpeg","width":64,"height":48,"frames":1,"loopCount":null,"durations":[0],"hasAlpha":false,"colorSpace":"untagged","refused":null}"#),
+        ("alpha.png", #"{"source":"alpha.png","format":"png","width":40,"height":30,"frames":1,"loopCount":null,"durations":[0],"hasAlpha":true,"colorSpace":"untagged","refused":null}"#),
+        ("anim.gif", #"{"source":"anim.gif","format":"gif","width":12,"height":10,"frames":3,"loopCount":0,"durations":[50,100,200],"hasAlpha":false,"colorSpace":null,"refused":null}"#),
         // The file states 10 ms; the decoder plays it as 100 ms; info reports the file.
-        ("fast.gif", #"{"source":"fast.gif","format":"gif","width":12,"height":10,"frames":2,"loopCount":3,"durations":[10,10],"hasAlpha":false,"refused":null}"#),
-        ("noloop.gif", #"{"source":"noloop.gif","format":"gif","width":12,"height":10,"frames":2,"loopCount":null,"durations":[50,50],"hasAlpha":false,"refused":null}"#),
-        ("anim.png", #"{"source":"anim.png","format":"png","width":12,"height":10,"frames":2,"loopCount":2,"durations":[40,125],"hasAlpha":false,"refused":null}"#),
-        ("still.bmp", #"{"source":"still.bmp","format":"bmp","width":20,"height":16,"frames":1,"loopCount":null,"durations":[0],"hasAlpha":true,"refused":null}"#),
-        ("pattern.wirl", #"{"source":"pattern.wirl","format":"wirl","width":16,"height":8,"frames":1,"loopCount":null,"durations":[0],"hasAlpha":false,"refused":null}"#),
+        ("fast.gif", #"{"source":"fast.gif","format":"gif","width":12,"height":10,"frames":2,"loopCount":3,"durations":[10,10],"hasAlpha":false,"colorSpace":null,"refused":null}"#),
+        ("noloop.gif", #"{"source":"noloop.gif","format":"gif","width":12,"height":10,"frames":2,"loopCount":null,"durations":[50,50],"hasAlpha":false,"colorSpace":null,"refused":null}"#),
+        ("anim.png", #"{"source":"anim.png","format":"png","width":12,"height":10,"frames":2,"loopCount":2,"durations":[40,125],"hasAlpha":false,"colorSpace":"untagged","refused":null}"#),
+        ("still.bmp", #"{"source":"still.bmp","format":"bmp","width":20,"height":16,"frames":1,"loopCount":null,"durations":[0],"hasAlpha":true,"colorSpace":null,"refused":null}"#),
+        ("pattern.wirl", #"{"source":"pattern.wirl","format":"wirl","width":16,"height":8,"frames":1,"loopCount":null,"durations":[0],"hasAlpha":false,"colorSpace":null,"refused":null}"#),
     ]
 
     @Test func jsonIsOneExactObjectPerInput() async throws {
@@ -61,7 +61,7 @@ import WebImageTestSupport
         #expect(result.status == 1)
         #expect(result.lines == [
             "anim.gif: gif 12x10, 3 frames, loops forever, durations 50, 100, 200 ms, no alpha",
-            "photo.jpg: jpeg 64x48, 1 frame, no alpha",
+            "photo.jpg: jpeg 64x48, 1 frame, no alpha, colour: untagged",
             "noloop.gif: gif 12x10, 2 frames, no loop count, 50 ms each, no alpha",
         ])
         #expect(result.errorLines == ["webimage info: corrupt.png: PNG data of 72 bytes does not start with an IHDR chunk"])
@@ -77,7 +77,7 @@ import WebImageTestSupport
         let result = try await CLIRunner.run(["info", "--json", http, dataURL, gone], home: workspace.home)
         #expect(result.status == 1)
         #expect(result.lines.count == 3)
-        #expect(result.lines.first == #"{"source":"\#(http)","format":"png","width":40,"height":30,"frames":1,"loopCount":null,"durations":[0],"hasAlpha":true,"refused":null}"#)
+        #expect(result.lines.first == #"{"source":"\#(http)","format":"png","width":40,"height":30,"frames":1,"loopCount":null,"durations":[0],"hasAlpha":true,"colorSpace":"untagged","refused":null}"#)
         #expect(result.lines.dropFirst().first?.contains(#""format":"png","width":40"#) == true)
         #expect(result.lines.last?.hasPrefix(#"{"source":"\#(gone)","error":{"code":"invalidDownloadStatusCode","#) == true)
         #expect(server.statistics(for: "/a.png").requestCount == 1)
@@ -91,5 +91,21 @@ import WebImageTestSupport
         #expect(unknown.status == 64)
         #expect(unknown.errorLines == ["webimage info: unknown option --yaml (see 'webimage help info')"])
         #expect(unknown.stdout.isEmpty)
+    }
+
+    /// The colour space: a tagged JPEG and PNG name their profile, a CMYK JPEG says so.
+    @Test func colourSpacesAreShown() async throws {
+        let profile = ColorFixtures.installedProfile("AdobeRGB1998.icc") ?? ColorFixtures.adobeRGB
+        let photo = WebImage(bitmap: ColorFixtures.photo)
+        try workspace.write(ColorFixtures.tagJPEG(try JPEGCoder().encode(photo, as: .jpeg), profile), to: "adobe.jpg")
+        try workspace.write(ColorFixtures.tagPNG(try PNGCoder().encode(photo, as: .png), profile), to: "adobe.png")
+        try workspace.write(ColorFixtures.tagJPEG(try JPEGCoder().encode(photo, as: .jpeg), Data(repeating: 7, count: 300)), to: "broken.jpg")
+        let result = try await CLIRunner.run(["info", "--json", "adobe.jpg", "adobe.png", "broken.jpg"], home: workspace.home, in: workspace.url)
+        #expect(result.status == 0)
+        let spaces = result.lines.map { line in
+            ((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any])?["colorSpace"] as? String
+        }
+        let expected = ColorFixtures.installedProfile("AdobeRGB1998.icc") != nil ? "ICC: Compatible with Adobe RGB (1998)" : "ICC profile (no description)"
+        #expect(spaces == [expected, expected, "unreadable ICC profile (used as untagged)"])
     }
 }

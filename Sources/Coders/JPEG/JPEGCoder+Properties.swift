@@ -1,5 +1,6 @@
 public import Foundation
 public import WebImageCore
+import WebImageColor
 
 extension JPEGCoder: ImageHeaderReader {
     /// The size, orientation (EXIF, else XMP `tiff:Orientation`, as decoding reads it) and alpha
@@ -26,7 +27,18 @@ extension JPEGCoder: ImageHeaderReader {
             } else if let xmp = walk.xmp, let value = EXIFOrientation.orientation(inXMP: UnsafeRawBufferPointer(rebasing: raw[xmp])) {
                 orientation = value
             }
-            return ImageProperties(format: .jpeg, pixelSize: size, orientation: orientation, hasAlpha: false)
+            var properties = ImageProperties(format: .jpeg, pixelSize: size, orientation: orientation, hasAlpha: false)
+            properties.colorSpace = Self.colorSpace(walk, in: raw)
+            return properties
         }
+    }
+
+    /// The colour space of a JPEG in words: its ICC profile's description (or why it is not
+    /// used), with "CMYK" for four components; "untagged" without a profile.
+    static func colorSpace(_ walk: JPEGMarkerWalk, in raw: UnsafeRawBufferPointer) -> String {
+        let cmyk = walk.components.count == 4 ? (walk.sawAdobe ? "CMYK (Adobe, inverted)" : "CMYK") : nil
+        guard !walk.iccSegments.isEmpty else { return cmyk.map { "\($0), untagged" } ?? "untagged" }
+        let summary = walk.iccProfile(in: raw).map(ColorConversion.summary(of:)) ?? "unreadable ICC profile (used as untagged)"
+        return (cmyk.map { "\($0), " } ?? "") + summary
     }
 }

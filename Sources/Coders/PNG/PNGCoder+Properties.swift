@@ -33,9 +33,13 @@ extension PNGCoder: ImageHeaderReader {
             let durations = frames.count == 1 ? [0] : frames.map { frame in
                 Double(frame.control.delayNumerator) / Double(frame.control.delayDenominator == 0 ? 100 : frame.control.delayDenominator)
             }
-            return ImageProperties(format: .png, pixelSize: canvas, frameCount: frames.count, loopCount: file.numPlays,
-                                   frameDurations: durations, hasAlpha: hasAlpha)
+            var properties = ImageProperties(format: .png, pixelSize: canvas, frameCount: frames.count, loopCount: file.numPlays,
+                                             frameDurations: durations, hasAlpha: hasAlpha)
+            properties.colorSpace = data.withUnsafeBytes { file.color.description(in: $0) }
+            return properties
         }
-        return ImageProperties(format: .png, pixelSize: canvas, hasAlpha: file.hasTransparency)
+        var properties = ImageProperties(format: .png, pixelSize: canvas, hasAlpha: file.hasTransparency)
+        properties.colorSpace = data.withUnsafeBytes { file.color.description(in: $0) }
+        return properties
     }
 }

@@ -26,6 +26,11 @@ public struct ImageProperties: Hashable, Sendable {
     /// Whether the image carries transparency (an alpha channel, a transparent colour, frames
     /// that leave parts of the canvas uncovered).
     public var hasAlpha: Bool
+    /// The colour space the file declares, in words, when the reader looks: an embedded ICC
+    /// profile's description (`"ICC: Adobe RGB (1998)"`), `"sRGB"`, code points
+    /// (`"Display P3 (cICP)"`), `"untagged"`; `nil` when the reader does not say. A decode
+    /// converts a profile that is not sRGB to sRGB (``ImageMetadata/colorConverted``).
+    public var colorSpace: String?
 
     /// The properties of an image; `frameDurations` defaults to one 0 per frame.
     public init(format: ImageFormat, pixelSize: PixelSize, orientation: Int = 1, frameCount: Int = 1, loopCount: Int? = nil, frameDurations: [Double]? = nil, hasAlpha: Bool) {

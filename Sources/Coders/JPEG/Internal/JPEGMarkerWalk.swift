@@ -1,3 +1,4 @@
+import Foundation
 import WebImageCore
 
 /// A walk over the markers of a JPEG held in memory, without decoding anything: the frame
@@ -23,6 +24,10 @@ struct JPEGMarkerWalk {
     /// markers before the first scan (the ones libjpeg keeps).
     var exif: Range<Int>?
     var xmp: Range<Int>?
+    /// The APP2 ICC_PROFILE segments before the first scan: (sequence number, count, payload).
+    var iccSegments: [(sequence: UInt8, count: UInt8, payload: Range<Int>)] = []
+    /// Whether an Adobe APP14 marker came before the first scan.
+    var sawAdobe = false
     /// The scans found (SOS markers after the frame header).
     var scans = 0
     /// The blocks all scans visit together: a non-interleaved scan visits every block of its one
@@ -33,6 +38,7 @@ struct JPEGMarkerWalk {
 
     private static let xmpSignature = Array("http://ns.adobe.com/xap/1.0/\u{0}".utf8)
     private static let exifSignature: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]
+    private static let iccSignature = Array("ICC_PROFILE\u{0}".utf8)
 
     /// Walks `bytes`.
     /// - Parameter scans: Walk the whole data and count the scans (else stop at the first scan).
@@ -80,6 +86,13 @@ struct JPEGMarkerWalk {
                     }
                     walk.imageBlocks = walk.components.reduce(0) { $0 &+ walk.blocks(of: $1) }
                 }
+            case 0xE2 where walk.scans == 0:
+                if starts(with: iccSignature, at: start, end: end), end - start >= iccSignature.count + 2, walk.iccSegments.count < 256 {
+                    let at = start + iccSignature.count
+                    walk.iccSegments.append((bytes[at], bytes[at + 1], (at + 2)..<end))
+                }
+            case 0xEE where walk.scans == 0:
+                walk.sawAdobe = walk.sawAdobe || starts(with: Array("Adobe".utf8), at: start, end: end)
             case 0xE1 where walk.scans == 0:
                 if walk.exif == nil, starts(with: exifSignature, at: start, end: end) {
                     walk.exif = start + exifSignature.count..<end
@@ -131,5 +144,16 @@ struct JPEGMarkerWalk {
         if scanned.count == 1 { return blocks(of: scanned[0]) }
         let mcus = ((width + 8 * maxHorizontal - 1) / (8 * maxHorizontal)) &* ((height + 8 * maxVertical - 1) / (8 * maxVertical))
         return scanned.reduce(0) { $0 &+ mcus &* $1.horizontal &* $1.vertical }
+    }
+
+    /// The ICC profile of the APP2 segments, assembled in sequence order; `nil` when there is
+    /// none, or when the numbering has gaps, repeats or disagrees (as libjpeg-turbo reads it).
+    func iccProfile(in bytes: UnsafeRawBufferPointer) -> Data? {
+        guard let first = iccSegments.first, first.count > 0, iccSegments.count == Int(first.count) else { return nil }
+        let ordered = iccSegments.sorted { $0.sequence < $1.sequence }
+        guard ordered.enumerated().allSatisfy({ $0.element.sequence == UInt8($0.offset + 1) && $0.element.count == first.count }) else { return nil }
+        var profile = Data()
+        for segment in ordered { profile.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[segment.payload])) }
+        return profile
     }
 }

@@ -46,7 +46,7 @@ struct PNGColorChunks {
             guard let profile = Self.inflate(UnsafeRawBufferPointer(rebasing: bytes[compressedProfile]), limit: ColorConversion.maximumProfileBytes) else {
                 return "unreadable ICC profile (used as untagged)"
             }
-            return ColorConversion.description(of: profile).map { "ICC: \($0)" } ?? "unreadable ICC profile (used as untagged)"
+            return ColorConversion.summary(of: profile)
         }
         if sRGB { return "sRGB" }
         if let gamma { return "untagged, gAMA \(String(format: "%.5f", Double(gamma) / 100_000)) (not applied)" }
