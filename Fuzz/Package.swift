@@ -31,5 +31,7 @@ let package = Package(
         harness("AVIF", ["AVIFCoder"]),
         harness("HEIF", ["HEIFCoder"]),
         harness("JXL", ["JXLCoder"]),
+        // ICC profiles straight into the colour path (WebImageColor, lcms2).
+        harness("ICC", ["WebImageColor", "WebImageCore"]),
     ]
 )
