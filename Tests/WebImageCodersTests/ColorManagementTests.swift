@@ -182,6 +182,19 @@ import WebImageColor
         #expect(wrong.bitmap == untagged.bitmap)
     }
 
+    @Test func everyFrameOfATaggedAPNGIsConverted() throws {
+        let stored = ColorFixtures.intoSpace(ColorFixtures.photo, ColorFixtures.adobeRGB)
+        let frames = [ImageFrame(bitmap: stored, duration: 0.1), ImageFrame(bitmap: stored, duration: 0.1)]
+        let apng = try PNGCoder().encode(try WebImage(frames: frames, loopCount: 0), as: .png)
+        let tagged = ColorFixtures.tagPNG(apng, ColorFixtures.adobeRGB)
+        let decoded = try PNGCoder().decode(tagged)
+        #expect(decoded.frameCount == 2)
+        #expect(decoded.metadata.contains(.colorConverted))
+        for index in 0..<2 {
+            #expect(ColorFixtures.meanDeltaE(try decoded.frame(at: index).bitmap, ColorFixtures.photo) < 1, "frame \(index)")
+        }
+    }
+
     @Test func aPNGThumbnailIsConvertedToo() throws {
         let big = try Bitmap(width: 256, height: 256, fill: RGBAColor(red: 200, green: 60, blue: 40, alpha: 255), hasAlpha: false)
         let stored = ColorFixtures.intoSpace(big, ColorFixtures.adobeRGB)

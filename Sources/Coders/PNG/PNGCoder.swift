@@ -68,8 +68,9 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
         if allowAnimation, !options.firstFrameOnly, animatedFrames == 1, !defaultImageIsFirstFrame {
             // The one frame of the animation is not the default image: show it, with its loop count.
             let provider = try APNGProvider(data: data, options: options)
-            var image = WebImage(bitmap: try provider.frame(at: 0), scale: options.scaleFactor, format: .png,
-                                 metadata: provider.isThumbnail ? [.decoded, .thumbnail] : .decoded)
+            var metadata: ImageMetadata = provider.isThumbnail ? [.decoded, .thumbnail] : .decoded
+            if provider.convertsColor { metadata.insert(.colorConverted) }
+            var image = WebImage(bitmap: try provider.frame(at: 0), scale: options.scaleFactor, format: .png, metadata: metadata)
             image.loopCount = provider.loopCount
             return image
         }
@@ -77,7 +78,8 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
             return try PNGDecoding.decodeStill(data, options: options)
         }
         let provider = try APNGProvider(data: data, options: options)
-        let metadata: ImageMetadata = provider.isThumbnail ? [.decoded, .thumbnail] : .decoded
+        var metadata: ImageMetadata = provider.isThumbnail ? [.decoded, .thumbnail] : .decoded
+        if provider.convertsColor { metadata.insert(.colorConverted) }
         return try WebImage(provider: provider, preloadAllFrames: options.preloadAllFrames, scale: options.scaleFactor, metadata: metadata)
     }
 

@@ -191,7 +191,9 @@ struct RedisImageCacheTests {
         let hour = RedisTestEnvironment.makeCache(port: server.port, maxAge: 3600)
         try await hour.store(nil, data: data, forKey: "k")
         let ttl = try #require(await hour.entryInfo(forKey: "k")?.timeToLive)
-        #expect(ttl > 3500 && ttl <= 3600)
+        // Within ten minutes of the hour: this task may wait a minute or more for a pool thread
+        // in a full parallel run between the store and the read (issue 38).
+        #expect(ttl > 3000 && ttl <= 3600)
 
         for maxAge in [-1, TimeInterval.infinity] {
             let forever = RedisTestEnvironment.makeCache(port: server.port, maxAge: maxAge)

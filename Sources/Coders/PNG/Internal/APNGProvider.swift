@@ -1,5 +1,6 @@
 import Foundation
 import WebImageCore
+import WebImageColor
 
 /// Random access to the frames of an APNG (or a PNG seen as one frame): parses the chunks once,
 /// then decodes and composites frames on demand (dispose none / background / previous,
@@ -28,6 +29,9 @@ final class APNGProvider: AnimatedImageProvider {
     let hasAlpha: Bool
     private let file: PNGFile
     private let frames: [PNGFile.Frame]
+    /// The file's colour profile when it is not sRGB (`iCCP`, `cICP`): every frame is converted
+    /// from it to sRGB.
+    private let colorProfile: Data?
     /// Each frame's delay as its `fcTL` states it (`delay_num / delay_den` seconds, a zero
     /// denominator meaning 100), 0 for a single frame (the played delay is derived:
     /// ``FrameDuration/played(stated:frameCount:)``).
@@ -40,6 +44,7 @@ final class APNGProvider: AnimatedImageProvider {
     /// - Parameter firstFrameOnly: Expose only the first frame.
     init(data: Data, options: ImageDecodeOptions) throws {
         let file = try data.withUnsafeBytes { try PNGDecoding.parse($0, options: options) }
+        colorProfile = data.withUnsafeBytes { raw in PNGDecoding.convertingProfile(file, in: raw) }
         let canvasSize = PixelSize(width: file.header.width, height: file.header.height)
         var frames = file.frames
         if frames.isEmpty {
@@ -128,7 +133,7 @@ final class APNGProvider: AnimatedImageProvider {
                     return sampler
                 }
             }
-            return try Bitmap(width: pixelSize.width, height: pixelSize.height, bytes: pixels, hasAlpha: hasAlpha)
+            return try converted(Bitmap(width: pixelSize.width, height: pixelSize.height, bytes: pixels, hasAlpha: hasAlpha))
         }
         let pixels = try canvas!.withLock { canvas in
             _ = try canvas.render(index) { frameIndex in
@@ -139,6 +144,17 @@ final class APNGProvider: AnimatedImageProvider {
             }
             return canvas.takePixels()  // the canvas's buffer itself when no later frame needs it
         }
-        return try Bitmap(width: pixelSize.width, height: pixelSize.height, bytes: pixels, hasAlpha: hasAlpha)
+        return try converted(Bitmap(width: pixelSize.width, height: pixelSize.height, bytes: pixels, hasAlpha: hasAlpha))
+    }
+
+    /// Whether the frames are converted from the file's colour profile to sRGB.
+    var convertsColor: Bool { colorProfile != nil }
+
+    /// `bitmap` converted to sRGB from the file's profile (as it is without one).
+    private func converted(_ bitmap: Bitmap) -> Bitmap {
+        guard let colorProfile else { return bitmap }
+        var bitmap = bitmap
+        ColorConversion.convert(&bitmap, profile: colorProfile)
+        return bitmap
     }
 }
