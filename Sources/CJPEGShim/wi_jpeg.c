@@ -39,6 +39,8 @@ struct wi_jpeg_decoder {
     /// The ICC profile assembled from the APP2 ICC_PROFILE segments (malloc'ed by
     /// jpeg_read_icc_profile), or NULL.
     JOCTET *icc;
+    /// Output RGB (3 bytes a pixel) instead of RGBA, for a colour conversion that reads RGB.
+    int rgb_output;
 };
 
 // MARK: errors and warnings
@@ -174,6 +176,10 @@ wi_jpeg_decoder *wi_jpeg_decoder_create(const uint8_t *data, size_t length, int 
     return decoder;
 }
 
+void wi_jpeg_decoder_use_rgb_output(wi_jpeg_decoder *decoder) {
+    decoder->rgb_output = 1;
+}
+
 void wi_jpeg_decoder_destroy(wi_jpeg_decoder *decoder) {
     if (decoder == NULL) return;
     if (setjmp(decoder->error.jump) == 0) {
@@ -263,7 +269,7 @@ int wi_jpeg_decoder_start(wi_jpeg_decoder *decoder, int scale_eighths, int fast,
     if (cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK) {
         cinfo->out_color_space = JCS_CMYK;
     } else {
-        cinfo->out_color_space = JCS_EXT_RGBA;
+        cinfo->out_color_space = decoder->rgb_output ? JCS_RGB : JCS_EXT_RGBA;
     }
     if (scale_eighths < 1) scale_eighths = 1;
     if (scale_eighths > 8) scale_eighths = 8;

@@ -27,6 +27,11 @@ public enum ColorConversion {
     public enum Layout: Hashable, Sendable {
         /// RGBA, 8 bits per sample (``/WebImageCore/Bitmap``'s layout); alpha is kept.
         case rgba
+        /// RGB, 8 bits per sample, 3 bytes per pixel, converted into RGBA rows of another
+        /// buffer (``convertRows(from:sourceBytesPerRow:to:destinationBytesPerRow:width:rows:profile:layout:)``),
+        /// whose alpha bytes are left as they are. lcms2 converts RGB input about 1.5 times as
+        /// fast as RGBA input, so a decoder that can output RGB (libjpeg) converts through it.
+        case rgb
         /// CMYK, 8 bits per sample, 4 bytes per pixel; `inverted` for Adobe's inverted CMYK
         /// (0 is full ink: JPEGs with an Adobe APP14 marker). The result is RGBA, opaque.
         case cmyk(inverted: Bool)
@@ -80,6 +85,37 @@ public enum ColorConversion {
                 }
             }
         }
+        return .converted
+    }
+
+    /// What a conversion from `profile` for `layout` would do, without pixels: a decoder asks
+    /// first when the answer changes how it decodes (the JPEG coder outputs RGB rows for
+    /// ``Layout/rgb`` only when the profile converts).
+    public static func outcome(of profile: Data, layout: Layout) -> Outcome {
+        switch ColorTransformCache.shared.transform(for: profile, layout: layout) {
+        case .success(let transform): return transform.handle == nil ? .alreadySRGB : .converted
+        case .failure(let reason): return .unusable(reason.message)
+        }
+    }
+
+    /// Converts `rows` rows of `width` pixels from `source` (laid out as `layout`) to sRGB RGBA
+    /// rows at `destination`, whose alpha bytes are left as they are (for ``Layout/rgba``,
+    /// convert in place to keep the source's alpha; ``Layout/cmyk(inverted:)`` leaves the
+    /// fourth byte as the source's K). Nothing is written unless the outcome is
+    /// ``Outcome/converted``.
+    public static func convertRows(
+        from source: UnsafeRawPointer, sourceBytesPerRow: Int,
+        to destination: UnsafeMutableRawPointer, destinationBytesPerRow: Int,
+        width: Int, rows: Int, profile: Data, layout: Layout
+    ) -> Outcome {
+        guard width > 0, rows > 0 else { return .unusable("no pixels to convert") }
+        let transform: ColorTransform
+        switch ColorTransformCache.shared.transform(for: profile, layout: layout) {
+        case .success(let found): transform = found
+        case .failure(let reason): return .unusable(reason.message)
+        }
+        guard let handle = transform.handle else { return .alreadySRGB }
+        cmsDoTransformLineStride(handle, source, destination, UInt32(width), UInt32(rows), UInt32(sourceBytesPerRow), UInt32(destinationBytesPerRow), 0, 0)
         return .converted
     }
 

@@ -79,6 +79,9 @@ int wi_jpeg_decoder_read_header(wi_jpeg_decoder *decoder, wi_jpeg_info *info);
 /// (fast integer IDCT, no fancy upsampling): used when the output is resampled afterwards.
 /// Output is 4 bytes per pixel: RGBA (alpha 255) or, for CMYK and YCCK files, CMYK.
 /// `out_width`/`out_height` receive the output size.
+/// Makes wi_jpeg_decoder_start ask for RGB (3 bytes a pixel) instead of RGBA for a non-CMYK
+/// image: for a colour conversion that reads RGB rows (lcms2 is faster on RGB than on RGBA input).
+void wi_jpeg_decoder_use_rgb_output(wi_jpeg_decoder *decoder);
 int wi_jpeg_decoder_start(wi_jpeg_decoder *decoder, int scale_eighths, int fast, int *out_width, int *out_height);
 
 /// Reads up to `max_rows` rows into `destination` (rows `stride` bytes apart).

@@ -161,6 +161,13 @@ enum JPEGDecoding {
             try checkCoefficientBuffer(info, source: sourceSize, eighths: Int(eighths), options: options, byteCount: byteCount)
         }
 
+        // An RGB profile that converts: libjpeg outputs RGB rows, converted strip by strip into
+        // the RGBA buffer (lcms2 converts RGB input about 1.5 times as fast as RGBA input).
+        let isCMYK = info.color_space == Int32(WI_JPEG_COLOR_CMYK) || info.color_space == Int32(WI_JPEG_COLOR_YCCK)
+        let profile: Data? = info.icc.flatMap { icc in info.icc_length > 0 ? Data(bytes: icc, count: info.icc_length) : nil }
+        let convertsRGBRows = !isCMYK && profile.map { ColorConversion.outcome(of: $0, layout: .rgb) == .converted } == true
+        if convertsRGBRows { wi_jpeg_decoder_use_rgb_output(decoder) }
+
         var outWidth: Int32 = 0, outHeight: Int32 = 0
         let startStatus = wi_jpeg_decoder_start(decoder, eighths, eighths < 8 ? 1 : 0, &outWidth, &outHeight)
         guard startStatus == WI_JPEG_OK else { throw failure(startStatus, "start") }
@@ -173,7 +180,11 @@ enum JPEGDecoding {
         var rowsRead: Int32 = 0
         var pixels = PixelBuffer.make(count: rowBytes * height) { buffer in
             wi_jpeg_advise_pixel_buffer(buffer.baseAddress!, buffer.count)
-            readStatus = wi_jpeg_decoder_read_rows(decoder, buffer.baseAddress!, rowBytes, Int32(height), &rowsRead)
+            if let profile, convertsRGBRows {
+                (readStatus, rowsRead) = readConvertedRows(decoder, into: buffer, width: width, height: height, profile: profile)
+            } else {
+                readStatus = wi_jpeg_decoder_read_rows(decoder, buffer.baseAddress!, rowBytes, Int32(height), &rowsRead)
+            }
             let done = max(0, Int(rowsRead)) * rowBytes
             if done < buffer.count {
                 // Rows libjpeg did not deliver (it stopped on an error): transparent.
@@ -193,12 +204,10 @@ enum JPEGDecoding {
                 (buffer.baseAddress! + start).update(repeating: 0, count: buffer.count - start)
             }
         }
-        // Colour: the embedded ICC profile to sRGB (the rows that arrived); CMYK without a
-        // usable profile takes the plain formula.
-        let isCMYK = info.color_space == Int32(WI_JPEG_COLOR_CMYK) || info.color_space == Int32(WI_JPEG_COLOR_YCCK)
-        var colorConverted = false
-        if let icc = info.icc, info.icc_length > 0, blankFrom > 0 {
-            let profile = Data(bytes: icc, count: info.icc_length)
+        // Colour: the embedded ICC profile to sRGB (the rows that arrived; RGB ones were converted
+        // as they were read); CMYK without a usable profile takes the plain formula.
+        var colorConverted = convertsRGBRows
+        if let profile, !convertsRGBRows, blankFrom > 0 {
             let layout: ColorConversion.Layout = isCMYK ? .cmyk(inverted: info.saw_adobe_marker != 0) : .rgba
             colorConverted = ColorConversion.convert(&pixels, width: width, height: blankFrom, bytesPerRow: rowBytes, profile: profile, layout: layout) == .converted
         }
@@ -219,6 +228,34 @@ enum JPEGDecoding {
         if exhausted { metadata.insert(.incremental) }
         if colorConverted { metadata.insert(.colorConverted) }
         return Output(bitmap: bitmap, metadata: metadata)
+    }
+
+    /// Reads every row libjpeg gives as RGB, 16 at a time, and converts each strip from
+    /// `profile` into the RGBA rows of `buffer` (alpha 255) while it is in the cache. Returns
+    /// libjpeg's status and the rows read, as one `wi_jpeg_decoder_read_rows` call would.
+    private static func readConvertedRows(_ decoder: OpaquePointer, into buffer: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int, profile: Data) -> (Int32, Int32) {
+        let stripRows = 16
+        let rgbRowBytes = width * 3, rowBytes = width * 4
+        var strip = [UInt8](repeating: 0, count: rgbRowBytes * stripRows)
+        var done = 0
+        var status = Int32(WI_JPEG_OK)
+        while done < height {
+            var got: Int32 = 0
+            let want = min(stripRows, height - done)
+            status = strip.withUnsafeMutableBufferPointer { wi_jpeg_decoder_read_rows(decoder, $0.baseAddress!, rgbRowBytes, Int32(want), &got) }
+            let rows = Int(max(0, got))
+            if rows > 0 {
+                let destination = buffer.baseAddress! + done * rowBytes
+                destination.initialize(repeating: 255, count: rows * rowBytes)
+                _ = strip.withUnsafeBufferPointer { source in
+                    ColorConversion.convertRows(from: source.baseAddress!, sourceBytesPerRow: rgbRowBytes, to: destination, destinationBytesPerRow: rowBytes,
+                                                width: width, rows: rows, profile: profile, layout: .rgb)
+                }
+                done += rows
+            }
+            if status != WI_JPEG_OK || rows < want { break }
+        }
+        return (status, Int32(done))
     }
 
     /// `bitmap` resampled to `size` with Lanczos-3 by the C shim (the same weights and
