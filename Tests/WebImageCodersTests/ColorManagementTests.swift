@@ -113,6 +113,42 @@ import WebImageColor
         if case .converted = outcome { Issue.record("noise converted the pixels") }
     }
 
+    /// A small deterministic fuzz of the profile path (the libFuzzer harness is Fuzz/fuzz.sh ...
+    /// ICC): real and lcms2-made profiles with bytes flipped, tag tables rewritten and tails cut,
+    /// through every layout and the summary. Nothing may crash; what converts must keep alpha.
+    @Test func mutatedProfilesNeverCrash() throws {
+        var seeds = [ColorFixtures.adobeRGB, ColorFixtures.proPhoto, ColorFixtures.sRGBProfile()]
+        for name in ["AdobeRGB1998.icc", "ProPhotoRGB.icc", "SwappedRedAndGreen.icc"] {
+            if let profile = ColorFixtures.installedProfile(name) { seeds.append(profile) }
+        }
+        var random = SplitMix64(seed: 31)
+        // 240 rounds of the RGB profiles, and 8 of ghostscript's CMYK profile (a LUT-based one
+        // whose transforms take lcms2 far longer to build).
+        let cmyk = CMYKFixtures.defaultCMYKProfile
+        for round in 0..<(cmyk == nil ? 240 : 248) {
+            var bytes = [UInt8](round >= 240 ? cmyk! : seeds[round % seeds.count])
+            switch round % 4 {
+            case 0:  // flip bytes anywhere
+                for _ in 0..<(1 + Int(random.next() % 16)) { bytes[Int(random.next() % UInt64(bytes.count))] ^= UInt8(truncatingIfNeeded: random.next() | 1) }
+            case 1:  // an absurd tag count or tag offsets
+                if bytes.count > 140 { for index in 128..<min(bytes.count, 140 + Int(random.next() % 64)) { bytes[index] = UInt8(truncatingIfNeeded: random.next()) } }
+            case 2:  // cut short
+                bytes = Array(bytes.prefix(Int(random.next() % UInt64(bytes.count))))
+            default:  // the declared size and colour space rewritten
+                if bytes.count > 20 { for index in [0, 1, 2, 3, 16, 17, 18, 19] { bytes[index] = UInt8(truncatingIfNeeded: random.next()) } }
+            }
+            let profile = Data(bytes)
+            var bitmap = try Bitmap(width: 4, height: 2, fill: RGBAColor(red: 200, green: 90, blue: 30, alpha: 77))
+            if ColorConversion.convert(&bitmap, profile: profile) == .converted {
+                #expect(bitmap[1, 1].alpha == 77, "round \(round): alpha kept")
+            }
+            var cmyk = [UInt8](repeating: 100, count: 4 * 2 * 4)
+            _ = ColorConversion.convert(&cmyk, width: 4, height: 2, bytesPerRow: 16, profile: profile, layout: .cmyk(inverted: round % 2 == 0))
+            _ = ColorConversion.summary(of: profile)
+            _ = ColorConversion.outcome(of: profile, layout: .rgb)
+        }
+    }
+
     @Test func aCMYKProfileOnAnRGBImageIsRefused() throws {
         // lcms2's ink-limiting device link is CMYK: not a profile for RGB pixels.
         let link = cmsCreateInkLimitingDeviceLink(cmsSigCmykData, 300)
