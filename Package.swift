@@ -237,7 +237,10 @@ package.targets.first { $0.name == "webimage-bench" }?.dependencies.append("HEIF
 // libjxl 0.7+ and libjxl_threads (Debian: libjxl-dev).
 package.products += [.library(name: "JXLCoder", targets: ["JXLCoder"])]
 package.targets += [
-    .systemLibrary(name: "CJXL", path: "Plugins/JXLCoder/Sources/CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]),
+    // No pkgConfig: libjxl.pc's cflags carry -DHWY_SHARED_DEFINE (from libhwy), which SwiftPM
+    // refuses with a warning on every build; the headers are in the default include path on
+    // Debian and Ubuntu, and the module map links jxl and jxl_threads itself (issue 32).
+    .systemLibrary(name: "CJXL", path: "Plugins/JXLCoder/Sources/CJXL"),
     pluginTarget("JXLCoder", path: "Plugins/JXLCoder/Sources/JXLCoder", dependencies: ["CJXL", "WebImageCore", "WebImageColor"]),
     pluginTests("JXLCoderTests", path: "Plugins/JXLCoder/Tests/JXLCoderTests", dependencies: [
         "JXLCoder", "CJXL", "SwiftWebImage", "WebImageTestSupport",
@@ -249,7 +252,9 @@ package.targets += [
 // first for AVIF.
 package.products += [.library(name: "AVIFCoder", targets: ["AVIFCoder"])]
 package.targets += [
-    .systemLibrary(name: "CAVIF", path: "Plugins/AVIFCoder/Sources/CAVIF", pkgConfig: "libavif", providers: [.apt(["libavif-dev"]), .brew(["libavif"])]),
+    // No pkgConfig: libavif.pc's cflags carry -DAVIF_DLL (an export macro for Windows DLLs),
+    // which SwiftPM refuses with a warning on every build; the module map links avif (issue 32).
+    .systemLibrary(name: "CAVIF", path: "Plugins/AVIFCoder/Sources/CAVIF"),
     pluginTarget("AVIFCoder", path: "Plugins/AVIFCoder/Sources/AVIFCoder", dependencies: ["CAVIF", "WebImageCore", "WebImageColor"]),
     pluginTests("AVIFCoderTests", path: "Plugins/AVIFCoder/Tests/AVIFCoderTests", dependencies: [
         "AVIFCoder", "SwiftWebImage", "WebImageTestSupport",
