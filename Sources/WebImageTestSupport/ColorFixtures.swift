@@ -41,6 +41,7 @@ public enum ColorFixtures {
         return data
     }
 
+    /// Adobe RGB (1998) as lcms2 makes it: D65 white, gamma 2.2 (no description tag).
     public static let adobeRGB = rgbProfile(gamma: 2.2, primaries: [0.64, 0.33, 0.21, 0.71, 0.15, 0.06])
     /// ProPhoto RGB (ROMM): D50 white, gamma 1.8.
     public static let proPhoto = rgbProfile(gamma: 1.8, primaries: [0.7347, 0.2653, 0.1596, 0.8404, 0.0366, 0.0001], white: (0.3457, 0.3585))
