@@ -1,5 +1,6 @@
 import Foundation
 import WebImageCore
+import WebImageColor
 
 /// BMP decoding in Swift: BITMAPCOREHEADER (12), BITMAPINFOHEADER (40) and its V2-V5
 /// extensions (52, 56, 108, 124) and OS/2 2.x (16, 64); 1, 4, 8, 16, 24 and 32 bits; BI_RGB,
@@ -120,65 +121,86 @@ enum BMPDecoding {
     /// Decodes `data` to a still image. A thumbnail at most a quarter of the source on a side is
     /// made from the rows as they are decoded (``BlockReducer``: the same output as a full decode
     /// reduced with ``BoxReduction/thumbnail(_:to:)``), so no full-size bitmap is allocated.
+    /// The ICC profile a BITMAPV5HEADER embeds (`bV5CSType` `PROFILE_EMBEDDED`, "MBED": the
+    /// profile at `bV5ProfileData` bytes from the header's start, `bV5ProfileSize` long), or
+    /// `nil`. Linked profiles (a file name) and calibrated spaces are not used; `LCS_sRGB` and
+    /// `LCS_WINDOWS_COLOR_SPACE` are sRGB.
+    static func embeddedProfile(_ b: UnsafeRawBufferPointer) -> Data? {
+        guard b.count >= 14 + 124, u32(b, 14) == 124, u32(b, 14 + 56) == 0x4D42_4544 else { return nil }
+        let offset = 14 + Int(u32(b, 14 + 112)), size = Int(u32(b, 14 + 116))
+        guard size > 0, size <= ColorConversion.maximumProfileBytes, offset >= 14 + 124, offset <= b.count - size else { return nil }
+        return Data(b[offset..<(offset + size)])
+    }
+
+    /// `image` converted to sRGB from the file's embedded profile, when it has one that is not sRGB.
+    private static func convertingColor(_ image: WebImage, _ b: UnsafeRawBufferPointer) -> WebImage {
+        guard let profile = embeddedProfile(b) else { return image }
+        var bitmap = image.bitmap
+        guard ColorConversion.convert(&bitmap, profile: profile) == .converted else { return image }
+        return WebImage(bitmap: bitmap, scale: image.scale, format: .bmp, metadata: image.metadata.union(.colorConverted))
+    }
+
     static func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
-        try data.withUnsafeBytes { b in
-            var header = try parseHeader(b, options: options)
-            let width = header.width, height = header.height
-            guard header.pixelOffset > 0, header.pixelOffset < b.count else {
-                throw WebImageError(.badImageData, "BMP pixel data offset \(header.pixelOffset) is outside the \(b.count) bytes of data")
-            }
-            let rle = header.compression == 1 || header.compression == 2
-            if header.alphaFromRGBHeader, !anyAlpha(b, header: header) {
-                // A BI_RGB header states an alpha mask but every pixel's alpha is 0: opaque.
-                header.masks?.alpha = 0
-            }
-            var hasAlpha = rle || ([16, 32].contains(header.bitsPerPixel) && (header.masks?.alpha ?? 0) != 0)
-            let size = PixelSize(width: width, height: height)
-            let target = options.targetPixelSize(for: size)
-            // Row `row` of the file is image row `y`.
-            func imageRow(_ row: Int) -> Int { header.topDown ? row : height - 1 - row }
+        try data.withUnsafeBytes { b in try convertingColor(decodePixels(b, options: options), b) }
+    }
 
-            if target != size, var reducer = BlockReducer(source: size, target: target, order: .contiguous) {
-                var line = [UInt8](repeating: 0, count: width * 4)
-                let complete = line.withUnsafeMutableBytes { line in
-                    decodeRows(b, header: header, line: line) { row, pixels in
-                        reducer.add(row: imageRow(row), pixels: pixels.baseAddress!, count: width)
-                    }
-                }
-                if !complete { hasAlpha = true }
-                var metadata: ImageMetadata = [.decoded, .thumbnail]
-                if !complete { metadata.insert(.incremental) }
-                let bitmap = try reducer.thumbnail(hasAlpha: hasAlpha)
-                return WebImage(bitmap: bitmap, scale: options.scaleFactor, format: .bmp, metadata: metadata)
-            }
+    private static func decodePixels(_ b: UnsafeRawBufferPointer, options: ImageDecodeOptions) throws -> WebImage {
+        var header = try parseHeader(b, options: options)
+        let width = header.width, height = header.height
+        guard header.pixelOffset > 0, header.pixelOffset < b.count else {
+            throw WebImageError(.badImageData, "BMP pixel data offset \(header.pixelOffset) is outside the \(b.count) bytes of data")
+        }
+        let rle = header.compression == 1 || header.compression == 2
+        if header.alphaFromRGBHeader, !anyAlpha(b, header: header) {
+            // A BI_RGB header states an alpha mask but every pixel's alpha is 0: opaque.
+            header.masks?.alpha = 0
+        }
+        var hasAlpha = rle || ([16, 32].contains(header.bitsPerPixel) && (header.masks?.alpha ?? 0) != 0)
+        let size = PixelSize(width: width, height: height)
+        let target = options.targetPixelSize(for: size)
+        // Row `row` of the file is image row `y`.
+        func imageRow(_ row: Int) -> Int { header.topDown ? row : height - 1 - row }
 
-            var pixels = [UInt8](repeating: 0, count: width * height * 4)
-            var complete = true
-            pixels.withUnsafeMutableBytes { out in
-                if rle {
-                    // RLE rows go through a row buffer (the stream may skip pixels and rows).
-                    var line = [UInt8](repeating: 0, count: width * 4)
-                    complete = line.withUnsafeMutableBytes { line in
-                        decodeRows(b, header: header, line: line) { row, pixels in
-                            (out.baseAddress! + imageRow(row) * width * 4).copyMemory(from: pixels.baseAddress!, byteCount: width * 4)
-                        }
-                    }
-                } else {
-                    complete = decodeUncompressed(b, header: header) { row in
-                        decodeRow(b, at: header.pixelOffset + row * rowBytes(header), header: header, into: out, offset: imageRow(row) * width * 4)
-                    }
+        if target != size, var reducer = BlockReducer(source: size, target: target, order: .contiguous) {
+            var line = [UInt8](repeating: 0, count: width * 4)
+            let complete = line.withUnsafeMutableBytes { line in
+                decodeRows(b, header: header, line: line) { row, pixels in
+                    reducer.add(row: imageRow(row), pixels: pixels.baseAddress!, count: width)
                 }
             }
             if !complete { hasAlpha = true }
-            var bitmap = try Bitmap(width: width, height: height, bytes: pixels, hasAlpha: hasAlpha)
-            var metadata: ImageMetadata = .decoded
-            if target != bitmap.size {
-                bitmap = try Thumbnail.resize(bitmap, to: target)
-                metadata.insert(.thumbnail)
-            }
+            var metadata: ImageMetadata = [.decoded, .thumbnail]
             if !complete { metadata.insert(.incremental) }
+            let bitmap = try reducer.thumbnail(hasAlpha: hasAlpha)
             return WebImage(bitmap: bitmap, scale: options.scaleFactor, format: .bmp, metadata: metadata)
         }
+
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        var complete = true
+        pixels.withUnsafeMutableBytes { out in
+            if rle {
+                // RLE rows go through a row buffer (the stream may skip pixels and rows).
+                var line = [UInt8](repeating: 0, count: width * 4)
+                complete = line.withUnsafeMutableBytes { line in
+                    decodeRows(b, header: header, line: line) { row, pixels in
+                        (out.baseAddress! + imageRow(row) * width * 4).copyMemory(from: pixels.baseAddress!, byteCount: width * 4)
+                    }
+                }
+            } else {
+                complete = decodeUncompressed(b, header: header) { row in
+                    decodeRow(b, at: header.pixelOffset + row * rowBytes(header), header: header, into: out, offset: imageRow(row) * width * 4)
+                }
+            }
+        }
+        if !complete { hasAlpha = true }
+        var bitmap = try Bitmap(width: width, height: height, bytes: pixels, hasAlpha: hasAlpha)
+        var metadata: ImageMetadata = .decoded
+        if target != bitmap.size {
+            bitmap = try Thumbnail.resize(bitmap, to: target)
+            metadata.insert(.thumbnail)
+        }
+        if !complete { metadata.insert(.incremental) }
+        return WebImage(bitmap: bitmap, scale: options.scaleFactor, format: .bmp, metadata: metadata)
     }
 
     /// The bytes of one uncompressed row in the file (padded to 4 bytes).
