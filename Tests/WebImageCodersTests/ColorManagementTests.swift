@@ -270,6 +270,30 @@ import WebImageColor
         #expect(untagged.bitmap == stored)
     }
 
+    @Test func aGIFWithAnICCRGBG1012ProfileHasItsPaletteConverted() throws {
+        // Few colours, so the GIF encoder's palette holds them exactly.
+        let red = try Bitmap(width: 8, height: 8, fill: RGBAColor(red: 200, green: 60, blue: 40, alpha: 255), hasAlpha: false)
+        let stored = ColorFixtures.intoSpace(red, ColorFixtures.adobeRGB)
+        let gif = try GIFCoder().encode(WebImage(bitmap: stored), as: .gif)
+        // The application extension right after the header's global colour table.
+        let header = gif.prefix(13)
+        let tableBytes = gif[gif.startIndex + 10] & 0x80 != 0 ? 3 * (2 << Int(gif[gif.startIndex + 10] & 0x07)) : 0
+        var extensionBlock = Data([0x21, 0xFF, 11]) + Data("ICCRGBG1012".utf8)
+        var rest = ColorFixtures.adobeRGB[...]
+        while !rest.isEmpty {
+            let piece = rest.prefix(255)
+            extensionBlock += Data([UInt8(piece.count)]) + piece
+            rest = rest.dropFirst(piece.count)
+        }
+        extensionBlock += Data([0])
+        let tagged = header + gif.dropFirst(13).prefix(tableBytes) + extensionBlock + gif.dropFirst(13 + tableBytes)
+        let decoded = try GIFCoder().decode(Data(tagged))
+        #expect(decoded.metadata.contains(.colorConverted))
+        let pixel = decoded.bitmap[4, 4]
+        #expect(abs(Int(pixel.red) - 200) <= 2 && abs(Int(pixel.green) - 60) <= 2 && abs(Int(pixel.blue) - 40) <= 2, "\(pixel)")
+        #expect(try GIFCoder().decode(gif).bitmap == stored)
+    }
+
     @Test func aPNGThumbnailIsConvertedToo() throws {
         let big = try Bitmap(width: 256, height: 256, fill: RGBAColor(red: 200, green: 60, blue: 40, alpha: 255), hasAlpha: false)
         let stored = ColorFixtures.intoSpace(big, ColorFixtures.adobeRGB)

@@ -39,6 +39,7 @@ public struct GIFCoder: AnimatedImageCoder {
         var metadata: ImageMetadata = .decoded
         if provider.isThumbnail { metadata.insert(.thumbnail) }
         if provider.isTruncated { metadata.insert(.incremental) }
+        if provider.convertsColor { metadata.insert(.colorConverted) }
         if provider.frameCount == 1 {
             return WebImage(bitmap: try provider.frame(at: 0), scale: options.scaleFactor, format: .gif, metadata: metadata)
         }

@@ -1,4 +1,6 @@
+import Foundation
 import WebImageCore
+import WebImageColor
 
 /// The block structure of a GIF (87a or 89a), parsed without decompressing: the logical screen,
 /// the palettes, and for each image its region, graphic control (disposal, delay, transparency),
@@ -28,6 +30,8 @@ struct GIFFile {
     var width: Int
     var height: Int
     var frames: [Frame] = []
+    /// Whether the palettes were converted to sRGB from an `ICCRGBG1012` ICC profile.
+    var colorConverted = false
     /// The first NETSCAPE2.0 / ANIMEXTS1.0 loop count (0 = forever), `nil` when the file states none.
     var loopCount: Int?
     var truncated = true
@@ -84,6 +88,7 @@ struct GIFFile {
             return false
         }
 
+        var iccProfile: Data?
         var transparentIndex: Int?
         var disposal = 0
         var delay = 0
@@ -104,6 +109,17 @@ struct GIFFile {
                     if disposal > 3 { disposal = 0 }
                     delay = u16(offset + 2)
                     transparentIndex = packed & 0x01 != 0 ? Int(bytes[offset + 4]) : nil
+                } else if label == 0xFF, offset + 12 <= count, bytes[offset] == 11, ascii("ICCRGBG1012", at: offset + 1), iccProfile == nil {
+                    // An ICC profile in the sub-blocks (the first one wins), bounded.
+                    var profile = Data()
+                    var at = offset + 12
+                    while at < count, bytes[at] != 0, profile.count <= ColorConversion.maximumProfileBytes {
+                        let size = Int(bytes[at])
+                        guard at + 1 + size <= count else { break }
+                        profile.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[(at + 1)..<(at + 1 + size)]))
+                        at += 1 + size
+                    }
+                    iccProfile = profile
                 } else if label == 0xFF, offset + 12 <= count, bytes[offset] == 11,
                           ascii("NETSCAPE2.0", at: offset + 1) || ascii("ANIMEXTS1.0", at: offset + 1) {
                     let sub = offset + 12
@@ -167,6 +183,7 @@ struct GIFFile {
                 break blocks
             }
         }
+        if let iccProfile, convertPalettes(&file.frames, from: iccProfile) { file.colorConverted = true }
         guard let first = file.frames.first else {
             throw WebImageError(.badImageData, "GIF data of \(count) bytes has no image\(file.truncated ? " (truncated)" : "")")
         }
@@ -177,6 +194,25 @@ struct GIFFile {
             try PixelLimit.check(PixelSize(width: file.width, height: file.height), options: options, format: "GIF", byteCount: count)
         }
         return file
+    }
+
+    /// Converts every frame's palette (packed RGBA) from `profile` to sRGB: 256 colours a frame
+    /// instead of every pixel; whether it did (an sRGB or unusable profile changes nothing).
+    static func convertPalettes(_ frames: inout [Frame], from profile: Data) -> Bool {
+        var converted = false
+        for index in frames.indices {
+            var bytes = frames[index].palette.flatMap { entry in
+                [UInt8(truncatingIfNeeded: entry), UInt8(truncatingIfNeeded: entry >> 8), UInt8(truncatingIfNeeded: entry >> 16), UInt8(truncatingIfNeeded: entry >> 24)]
+            }
+            guard ColorConversion.convert(&bytes, width: frames[index].palette.count, height: 1, bytesPerRow: bytes.count, profile: profile, layout: .rgba) == .converted else {
+                return converted
+            }
+            converted = true
+            frames[index].palette = (0..<frames[index].palette.count).map { entry in
+                UInt32(bytes[entry * 4]) | UInt32(bytes[entry * 4 + 1]) << 8 | UInt32(bytes[entry * 4 + 2]) << 16 | UInt32(bytes[entry * 4 + 3]) << 24
+            }
+        }
+        return converted
     }
 
     /// Used when neither a global nor a local table exists: a grayscale ramp.

@@ -29,6 +29,8 @@ final class GIFProvider: AnimatedImageProvider {
     let loopCount: Int?
     let hasAlpha: Bool
     let isTruncated: Bool
+    /// Whether the palettes were converted from the file's ICC profile to sRGB.
+    let convertsColor: Bool
     private let frames: [GIFFile.Frame]
     private let layouts: [AnimationFrameLayout]
     /// Each frame's delay as the file states it, in seconds, 0 for a single frame (the played
@@ -71,6 +73,7 @@ final class GIFProvider: AnimatedImageProvider {
         self.frameCount = frames.count
         self.loopCount = frames.count > 1 ? file.loopCount : nil
         self.isTruncated = file.truncated
+        self.convertsColor = file.colorConverted
         self.hasAlpha = zip(frames, layouts).contains { frame, layout in
             frame.transparentIndex != nil || frame.partial || layout.width != canvasSize.width || layout.height != canvasSize.height
         }
