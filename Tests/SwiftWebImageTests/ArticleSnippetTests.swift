@@ -157,6 +157,21 @@ final class MyLoader: ImageLoader {
         #expect(avatar.image?.metadata.contains(.transformed) == true)
     }
 
+    /// WebImageColor's landing page: a coder of one's own converts its decoded pixels.
+    @Test func colorConversionInACoder() throws {
+        let decodedBitmap = ColorFixtures.intoSpace(ColorFixtures.photo, ColorFixtures.adobeRGB)
+        let embeddedProfile: Data? = ColorFixtures.adobeRGB
+        // DOCS color-convert begin
+        var bitmap = decodedBitmap
+        var metadata: ImageMetadata = .decoded
+        if let profile = embeddedProfile, ColorConversion.convert(&bitmap, profile: profile) == .converted {
+            metadata.insert(.colorConverted)
+        }
+        // DOCS color-convert end
+        #expect(metadata.contains(.colorConverted))
+        #expect(ColorFixtures.meanDeltaE(bitmap, ColorFixtures.photo) < 1)
+    }
+
     @Test func gettingStartedCoder() throws {
         defer { CodersManager.shared.removeAll { $0 is SolidColorCoder } }
         // DOCS getting-started-coder begin

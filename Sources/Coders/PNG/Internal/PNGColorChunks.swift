@@ -49,7 +49,12 @@ struct PNGColorChunks {
             return ColorConversion.summary(of: profile)
         }
         if sRGB { return "sRGB" }
-        if let gamma { return "untagged, gAMA \(String(format: "%.5f", Double(gamma) / 100_000)) (not applied)" }
+        if let gamma {
+            let value = Double(gamma) / 100_000
+            // 1/2.2 is what sRGB-era tools write beside (or instead of) an sRGB chunk.
+            if abs(value - 1 / 2.2) < 0.005 { return "untagged (gAMA \(String(format: "%.5f", value)), as sRGB)" }
+            return "untagged, gAMA \(String(format: "%.5f", value)) (not applied)"
+        }
         return "untagged"
     }
 
