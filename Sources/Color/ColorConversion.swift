@@ -20,10 +20,10 @@ public import WebImageCore
 /// - **Intent:** relative colorimetric, as libvips' `icc_transform` and imgproxy use: colours
 ///   inside sRGB are kept exactly, colours outside are clipped to the gamut.
 /// - **Bad profiles** (truncated, absurd tag counts, a CMYK profile on an RGB image, larger than
-///   ``maximumProfileBytes``) change nothing: the image is decoded as untagged, and ``convert(_:profile:layout:)``
+///   ``maximumProfileBytes``) change nothing: the image is decoded as untagged, and ``convert(_:width:height:bytesPerRow:profile:layout:)``
 ///   says why in its result.
 public enum ColorConversion {
-    /// How the pixels handed to ``convert(_:profile:layout:)`` are laid out.
+    /// How the pixels handed to ``convert(_:width:height:bytesPerRow:profile:layout:)`` are laid out.
     public enum Layout: Hashable, Sendable {
         /// RGBA, 8 bits per sample (``/WebImageCore/Bitmap``'s layout); alpha is kept.
         case rgba

@@ -49,6 +49,8 @@ public struct ChildProcess: Sendable {
 
     /// Runs `tool` (a name on the `PATH` or a path) with `arguments` and waits for it to end.
     /// - Parameters:
+    ///   - tool: A name on the `PATH`, or a path.
+    ///   - arguments: The arguments after the program name.
     ///   - folder: Its working directory (default: the test's).
     ///   - environment: Its whole environment (default: the test's).
     ///   - input: Bytes for its standard input (default: none, `/dev/null`).

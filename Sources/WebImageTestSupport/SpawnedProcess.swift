@@ -55,11 +55,14 @@ public final class SpawnedProcess: Sendable {
 
     /// Starts `executable` (a path, or a name looked up on the `PATH`).
     /// - Parameters:
+    ///   - executable: A path, or a name looked up on the `PATH`.
     ///   - arguments: The arguments after the program name.
     ///   - environment: The whole environment (default: the test process's).
     ///   - directory: The working directory (default: the test process's).
-    ///   - standardInput, standardOutput, standardError: Descriptors the child gets as 0, 1, 2
-    ///     (`nil`: `/dev/null`). The caller keeps (and closes) its own.
+    ///   - standardInput: The descriptor the child gets as 0 (`nil`: `/dev/null`). The caller
+    ///     keeps (and closes) its own, as for the next two.
+    ///   - standardOutput: The descriptor the child gets as 1 (`nil`: `/dev/null`).
+    ///   - standardError: The descriptor the child gets as 2 (`nil`: `/dev/null`).
     /// - Throws: ``Failure`` when the executable is missing or `posix_spawn` fails.
     public init(
         _ executable: String,
