@@ -32,7 +32,11 @@ public enum ColorFixtures {
         let curve = cmsBuildGamma(nil, gamma)
         defer { cmsFreeToneCurve(curve) }
         var curves: [OpaquePointer?] = [curve, curve, curve]
-        let profile = curves.withUnsafeMutableBufferPointer { cmsCreateRGBProfile(&whitePoint, &triple, $0.baseAddress) }
+        return saved(curves.withUnsafeMutableBufferPointer { cmsCreateRGBProfile(&whitePoint, &triple, $0.baseAddress) })
+    }
+
+    /// The bytes of an lcms2 profile, which is then closed.
+    private static func saved(_ profile: cmsHPROFILE?) -> Data {
         defer { cmsCloseProfile(profile) }
         var length: UInt32 = 0
         cmsSaveProfileToMem(profile, nil, &length)
@@ -136,12 +140,6 @@ public enum ColorFixtures {
 
     /// lcms2's own sRGB profile, saved.
     public static func sRGBProfile() -> Data {
-        let profile = cmsCreate_sRGBProfile()
-        defer { cmsCloseProfile(profile) }
-        var length: UInt32 = 0
-        cmsSaveProfileToMem(profile, nil, &length)
-        var data = Data(count: Int(length))
-        _ = data.withUnsafeMutableBytes { cmsSaveProfileToMem(profile, $0.baseAddress, &length) }
-        return data
+        saved(cmsCreate_sRGBProfile())
     }
 }
