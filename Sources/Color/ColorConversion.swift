@@ -28,7 +28,7 @@ public enum ColorConversion {
         /// RGBA, 8 bits per sample (``/WebImageCore/Bitmap``'s layout); alpha is kept.
         case rgba
         /// RGB, 8 bits per sample, 3 bytes per pixel, converted into RGBA rows of another
-        /// buffer (``convertRows(from:sourceBytesPerRow:to:destinationBytesPerRow:width:rows:profile:layout:)``),
+        /// buffer (``ColorConverter/convertRows(from:sourceBytesPerRow:to:destinationBytesPerRow:width:rows:)``),
         /// whose alpha bytes are left as they are. lcms2 converts RGB input about 1.5 times as
         /// fast as RGBA input, so a decoder that can output RGB (libjpeg) converts through it.
         case rgb
@@ -68,12 +68,12 @@ public enum ColorConversion {
         case .success(let found): transform = found
         case .failure(let reason): return .unusable(reason.message)
         }
-        guard let handle = transform.handle else { return .alreadySRGB }
+        guard let converter = ColorConverter(transform) else { return .alreadySRGB }
         pixels.withUnsafeMutableBytes { raw in
             guard let base = raw.baseAddress else { return }
             // lcms2 converts in place when input and output have the same size per pixel
             // (4 bytes here): one call for the whole image, rows of bytesPerRow.
-            cmsDoTransformLineStride(handle, base, base, UInt32(width), UInt32(height), UInt32(bytesPerRow), UInt32(bytesPerRow), 0, 0)
+            converter.convertRows(from: base, sourceBytesPerRow: bytesPerRow, to: base, destinationBytesPerRow: bytesPerRow, width: width, rows: height)
         }
         if case .cmyk = layout {
             // The transform wrote RGB plus an untouched fourth byte (K): make it opaque.
@@ -98,25 +98,12 @@ public enum ColorConversion {
         }
     }
 
-    /// Converts `rows` rows of `width` pixels from `source` (laid out as `layout`) to sRGB RGBA
-    /// rows at `destination`, whose alpha bytes are left as they are (for ``Layout/rgba``,
-    /// convert in place to keep the source's alpha; ``Layout/cmyk(inverted:)`` leaves the
-    /// fourth byte as the source's K). Nothing is written unless the outcome is
-    /// ``Outcome/converted``.
-    public static func convertRows(
-        from source: UnsafeRawPointer, sourceBytesPerRow: Int,
-        to destination: UnsafeMutableRawPointer, destinationBytesPerRow: Int,
-        width: Int, rows: Int, profile: Data, layout: Layout
-    ) -> Outcome {
-        guard width > 0, rows > 0 else { return .unusable("no pixels to convert") }
-        let transform: ColorTransform
-        switch ColorTransformCache.shared.transform(for: profile, layout: layout) {
-        case .success(let found): transform = found
-        case .failure(let reason): return .unusable(reason.message)
-        }
-        guard let handle = transform.handle else { return .alreadySRGB }
-        cmsDoTransformLineStride(handle, source, destination, UInt32(width), UInt32(rows), UInt32(sourceBytesPerRow), UInt32(destinationBytesPerRow), 0, 0)
-        return .converted
+    /// The converter for `profile` and `layout`, looked up once (the profile hashed once) for a
+    /// decoder that converts many rows or frames; `nil` when there is nothing to do (an sRGB
+    /// profile) or the profile cannot be used (``outcome(of:layout:)`` says why).
+    public static func converter(for profile: Data, layout: Layout) -> ColorConverter? {
+        guard case .success(let transform) = ColorTransformCache.shared.transform(for: profile, layout: layout) else { return nil }
+        return ColorConverter(transform)
     }
 
     /// Converts `bitmap` from `profile` to sRGB (see ``convert(_:width:height:bytesPerRow:profile:layout:)``).

@@ -165,7 +165,8 @@ enum JPEGDecoding {
         // the RGBA buffer (lcms2 converts RGB input about 1.5 times as fast as RGBA input).
         let isCMYK = info.color_space == Int32(WI_JPEG_COLOR_CMYK) || info.color_space == Int32(WI_JPEG_COLOR_YCCK)
         let profile: Data? = info.icc.flatMap { icc in info.icc_length > 0 ? Data(bytes: icc, count: info.icc_length) : nil }
-        let convertsRGBRows = !isCMYK && profile.map { ColorConversion.outcome(of: $0, layout: .rgb) == .converted } == true
+        let rgbConverter = isCMYK ? nil : profile.flatMap { ColorConversion.converter(for: $0, layout: .rgb) }
+        let convertsRGBRows = rgbConverter != nil
         if convertsRGBRows { wi_jpeg_decoder_use_rgb_output(decoder) }
 
         var outWidth: Int32 = 0, outHeight: Int32 = 0
@@ -180,8 +181,8 @@ enum JPEGDecoding {
         var rowsRead: Int32 = 0
         var pixels = PixelBuffer.make(count: rowBytes * height) { buffer in
             wi_jpeg_advise_pixel_buffer(buffer.baseAddress!, buffer.count)
-            if let profile, convertsRGBRows {
-                (readStatus, rowsRead) = readConvertedRows(decoder, into: buffer, width: width, height: height, profile: profile)
+            if let rgbConverter {
+                (readStatus, rowsRead) = readConvertedRows(decoder, into: buffer, width: width, height: height, converter: rgbConverter)
             } else {
                 readStatus = wi_jpeg_decoder_read_rows(decoder, buffer.baseAddress!, rowBytes, Int32(height), &rowsRead)
             }
@@ -231,9 +232,9 @@ enum JPEGDecoding {
     }
 
     /// Reads every row libjpeg gives as RGB, 16 at a time, and converts each strip from
-    /// `profile` into the RGBA rows of `buffer` (alpha 255) while it is in the cache. Returns
+    /// the profile (`converter`) into the RGBA rows of `buffer` (alpha 255) while it is in the cache. Returns
     /// libjpeg's status and the rows read, as one `wi_jpeg_decoder_read_rows` call would.
-    private static func readConvertedRows(_ decoder: OpaquePointer, into buffer: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int, profile: Data) -> (Int32, Int32) {
+    private static func readConvertedRows(_ decoder: OpaquePointer, into buffer: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int, converter: ColorConverter) -> (Int32, Int32) {
         let stripRows = 16
         let rgbRowBytes = width * 3, rowBytes = width * 4
         var strip = [UInt8](repeating: 0, count: rgbRowBytes * stripRows)
@@ -247,9 +248,8 @@ enum JPEGDecoding {
             if rows > 0 {
                 let destination = buffer.baseAddress! + done * rowBytes
                 destination.initialize(repeating: 255, count: rows * rowBytes)
-                _ = strip.withUnsafeBufferPointer { source in
-                    ColorConversion.convertRows(from: source.baseAddress!, sourceBytesPerRow: rgbRowBytes, to: destination, destinationBytesPerRow: rowBytes,
-                                                width: width, rows: rows, profile: profile, layout: .rgb)
+                strip.withUnsafeBufferPointer { source in
+                    converter.convertRows(from: source.baseAddress!, sourceBytesPerRow: rgbRowBytes, to: destination, destinationBytesPerRow: rowBytes, width: width, rows: rows)
                 }
                 done += rows
             }

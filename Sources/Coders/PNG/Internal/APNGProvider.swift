@@ -29,9 +29,9 @@ final class APNGProvider: AnimatedImageProvider {
     let hasAlpha: Bool
     private let file: PNGFile
     private let frames: [PNGFile.Frame]
-    /// The file's colour profile when it is not sRGB (`iCCP`, `cICP`): every frame is converted
-    /// from it to sRGB.
-    private let colorProfile: Data?
+    /// The converter from the file's colour profile when it is not sRGB (`iCCP`, `cICP`): every
+    /// frame is converted with it.
+    private let colorConverter: ColorConverter?
     /// Each frame's delay as its `fcTL` states it (`delay_num / delay_den` seconds, a zero
     /// denominator meaning 100), 0 for a single frame (the played delay is derived:
     /// ``FrameDuration/played(stated:frameCount:)``).
@@ -44,7 +44,7 @@ final class APNGProvider: AnimatedImageProvider {
     /// - Parameter firstFrameOnly: Expose only the first frame.
     init(data: Data, options: ImageDecodeOptions) throws {
         let file = try data.withUnsafeBytes { try PNGDecoding.parse($0, options: options) }
-        colorProfile = data.withUnsafeBytes { raw in PNGDecoding.convertingProfile(file, in: raw) }
+        colorConverter = data.withUnsafeBytes { raw in PNGDecoding.colorConverter(file, in: raw) }
         let canvasSize = PixelSize(width: file.header.width, height: file.header.height)
         var frames = file.frames
         if frames.isEmpty {
@@ -148,13 +148,13 @@ final class APNGProvider: AnimatedImageProvider {
     }
 
     /// Whether the frames are converted from the file's colour profile to sRGB.
-    var convertsColor: Bool { colorProfile != nil }
+    var convertsColor: Bool { colorConverter != nil }
 
     /// `bitmap` converted to sRGB from the file's profile (as it is without one).
     private func converted(_ bitmap: Bitmap) -> Bitmap {
-        guard let colorProfile else { return bitmap }
+        guard let colorConverter else { return bitmap }
         var bitmap = bitmap
-        ColorConversion.convert(&bitmap, profile: colorProfile)
+        colorConverter.convert(&bitmap)
         return bitmap
     }
 }

@@ -115,11 +115,10 @@ enum PNGDecoding {
         return ColorConversion.convert(&bitmap, profile: profile) == .converted
     }
 
-    /// The file's colour profile when a conversion from it changes pixels (not sRGB, usable),
+    /// The converter from the file's colour profile when it changes pixels (not sRGB, usable),
     /// for decoders that convert frame after frame.
-    static func convertingProfile(_ file: PNGFile, in raw: UnsafeRawBufferPointer) -> Data? {
-        guard let profile = file.color.profile(in: raw), var probe = try? Bitmap(width: 1, height: 1, fill: RGBAColor(red: 128, green: 128, blue: 128, alpha: 255)) else { return nil }
-        return ColorConversion.convert(&probe, profile: profile) == .converted ? profile : nil
+    static func colorConverter(_ file: PNGFile, in raw: UnsafeRawBufferPointer) -> ColorConverter? {
+        file.color.profile(in: raw).flatMap { ColorConversion.converter(for: $0, layout: .rgba) }
     }
 
 }

@@ -26,10 +26,9 @@ final class AVIFDecoderHandle: @unchecked Sendable {
     let statedDurations: [Double]
     /// For error messages: `"AVIF data of 1234 bytes"`.
     let what: String
-    /// The colour profile the frames are converted from to sRGB: the `colr` ICC profile, or the
-    /// one the `nclx` code points name; `nil` for sRGB (or unspecified) and what is not
-    /// converted (PQ, HLG).
-    let colorProfile: Data?
+    /// The converter of the frames to sRGB, from the `colr` ICC profile or the one the `nclx`
+    /// code points name; `nil` for sRGB (or unspecified) and what is not converted (PQ, HLG).
+    let colorConverter: ColorConverter?
 
     /// `AVIF_DEFAULT_IMAGE_COUNT_LIMIT` (12 hours at 60 fps; a macro Swift does not import).
     private static let libavifDefaultImageCountLimit: UInt32 = 12 * 3600 * 60
@@ -124,7 +123,7 @@ final class AVIFDecoderHandle: @unchecked Sendable {
         self.hasAlpha = decoder.pointee.alphaPresent != 0
         self.depth = Int(image.pointee.depth)
         self.statedDurations = durations
-        self.colorProfile = Self.colorProfile(of: image.pointee)
+        self.colorConverter = Self.colorConverter(of: image.pointee)
         parsed = true
     }
 
@@ -164,22 +163,20 @@ final class AVIFDecoderHandle: @unchecked Sendable {
         }
         let oriented = orientation.apply(to: pixels, size: size)
         var bitmap = try Bitmap(width: displayedSize.width, height: displayedSize.height, bytes: oriented, hasAlpha: hasAlpha)
-        if let colorProfile { ColorConversion.convert(&bitmap, profile: colorProfile) }
+        colorConverter?.convert(&bitmap)
         return bitmap
     }
 
-    /// The profile to convert from (see ``colorProfile``): an ICC profile wins over the code
-    /// points, as in browsers.
-    private static func colorProfile(of image: avifImage) -> Data? {
+    /// The converter (see ``colorConverter``): an ICC profile wins over the code points, as in
+    /// browsers; an sRGB or unusable profile gives none, so it costs nothing per frame.
+    private static func colorConverter(of image: avifImage) -> ColorConverter? {
         let profile: Data?
         if image.icc.size > 0, let bytes = image.icc.data {
             profile = Data(bytes: bytes, count: image.icc.size)
         } else {
             profile = ColorConversion.profile(primaries: Int(image.colorPrimaries), transfer: Int(image.transferCharacteristics))
         }
-        // Kept only when it converts: an sRGB or unusable profile costs nothing per frame.
-        guard let profile, var probe = try? Bitmap(width: 1, height: 1, fill: RGBAColor(red: 128, green: 128, blue: 128, alpha: 255)) else { return nil }
-        return ColorConversion.convert(&probe, profile: profile) == .converted ? profile : nil
+        return profile.flatMap { ColorConversion.converter(for: $0, layout: .rgba) }
     }
 
     /// The error for a failed parse: libavif refuses files over the limits set on the decoder

@@ -33,7 +33,7 @@ final class AVIFSequenceProvider: AnimatedImageProvider {
         displayedSize = handle.displayedSize
         statedDurations = handle.statedDurations
         pixelSize = options.targetPixelSize(for: handle.displayedSize, frameCount: handle.frameCount)
-        convertsColor = handle.colorProfile != nil
+        convertsColor = handle.colorConverter != nil
         self.handle = Locked(handle)
     }
 

@@ -20,8 +20,8 @@ final class WebPAnimationProvider: AnimatedImageProvider {
     /// Whether any frame has alpha or leaves part of the canvas uncovered.
     let hasAlpha: Bool
     private let frames: [WebPFrameInfo]
-    /// The file's ICC profile when it is not sRGB: every frame is converted from it.
-    private let colorProfile: Data?
+    /// The converter from the file's ICC profile when it is not sRGB: every frame goes through it.
+    private let colorConverter: ColorConverter?
     private let canvas: Locked<AnimationCanvas>
 
     /// Parses `data` and checks the canvas against the pixel limit, then the frame count and the
@@ -49,13 +49,12 @@ final class WebPAnimationProvider: AnimatedImageProvider {
         self.hasAlpha = container.frames.contains { $0.hasAlpha || !$0.covers(width: canvasSize.width, height: canvasSize.height) }
         self.pixelSize = options.targetPixelSize(for: canvasSize, frameCount: container.frames.count)
         self.canvas = Locked(try AnimationCanvas(width: canvasSize.width, height: canvasSize.height, frames: container.frames.map(\.layout)))
-        // A profile that converts a probe pixel is kept; an sRGB or unusable one is dropped.
-        var probe = try Bitmap(width: 1, height: 1, fill: RGBAColor(red: 128, green: 128, blue: 128, alpha: 255))
-        self.colorProfile = WebPColorProfile.read(data).flatMap { ColorConversion.convert(&probe, profile: $0) == .converted ? $0 : nil }
+        // An sRGB or unusable profile gives no converter.
+        self.colorConverter = WebPColorProfile.read(data).flatMap { ColorConversion.converter(for: $0, layout: .rgba) }
     }
 
     /// Whether the frames are converted from an ICC profile to sRGB.
-    var convertsColor: Bool { colorProfile != nil }
+    var convertsColor: Bool { colorConverter != nil }
 
     /// Throws ``WebImageError/Code/imageTooLarge`` when an animation of `frameCount` frames has
     /// more than `options.maxFrameCount` frames, or when its frames together have more source
@@ -102,7 +101,7 @@ final class WebPAnimationProvider: AnimatedImageProvider {
             return canvas.takePixels()  // the canvas's buffer itself when no later frame needs it
         }
         var bitmap = try Bitmap(width: canvasSize.width, height: canvasSize.height, bytes: pixels, hasAlpha: hasAlpha)
-        if let colorProfile { ColorConversion.convert(&bitmap, profile: colorProfile) }
+        colorConverter?.convert(&bitmap)
         if bitmap.size == pixelSize { return bitmap }
         return try bitmap.resampled(to: pixelSize, filter: .lanczos3)
     }
