@@ -378,7 +378,8 @@ static boolean wi_empty_output_buffer(j_compress_ptr cinfo) {
 static void wi_term_destination(j_compress_ptr cinfo) { (void)cinfo; }
 
 int wi_jpeg_encode(const uint8_t *pixels, int width, int height, size_t stride, int quality, int progressive,
-                   int grayscale, uint8_t **output, size_t *output_length, char *message, size_t message_capacity) {
+                   int grayscale, const uint8_t *icc, size_t icc_length,
+                   uint8_t **output, size_t *output_length, char *message, size_t message_capacity) {
     *output = NULL;
     *output_length = 0;
     if (message_capacity > 0) message[0] = 0;
@@ -424,6 +425,7 @@ int wi_jpeg_encode(const uint8_t *pixels, int width, int height, size_t stride, 
     jpeg_set_quality(cinfo, quality, TRUE);
     if (progressive) jpeg_simple_progression(cinfo);
     jpeg_start_compress(cinfo, TRUE);
+    if (icc != NULL && icc_length > 0 && icc_length <= 0xFFFFFFFFu) jpeg_write_icc_profile(cinfo, icc, (unsigned int)icc_length);
     // The rows straight from the bitmap (JCS_EXT_RGBX reads 4-byte pixels), 16 per call.
     enum { BATCH = 16 };
     JSAMPROW rows[BATCH];

@@ -29,7 +29,7 @@ struct ConvertCommand: Command {
     static let summary = "Convert an image: pick a frame, thumbnail, transform, re-encode"
     static let help = """
         USAGE: webimage convert <input> <output> [--frame N] [--format png|jpeg|webp|...]
-                                [--quality Q] [--thumbnail WxH] [--max-pixels N]
+                                [--quality Q] [--thumbnail WxH] [--keep-profile] [--max-pixels N]
                                 [--max-frame-pixels N] [--max-frames N] [--transform SPEC]...
 
         <input> is a path or an http(s), file or data URL. The output format follows the
@@ -42,6 +42,10 @@ struct ConvertCommand: Command {
           --format F            The output format: png, jpeg (jpg), gif, bmp, webp, wirl, ...
           --quality Q           Quality of lossy formats, 0...100 (JPEG and WebP default: 90).
           --thumbnail WxH       Decode at most WxH pixels, keeping the aspect ratio.
+          --keep-profile        Keep the input's colour profile and embed it in the output
+                                (JPEG, PNG, WebP, AVIF, HEIC, JPEG XL). Default: convert a
+                                tagged input to sRGB and write no profile. CMYK is always
+                                converted.
           \(Self.limitsHelp)
           --transform SPEC      Apply a transformer; repeat to chain them, in order.
           -h, --help            Show this help.
@@ -61,6 +65,7 @@ struct ConvertCommand: Command {
     func run(_ arguments: [String]) async throws -> Int32 {
         let parser = ArgumentParser(
             command: Self.name,
+            flags: ["--keep-profile"],
             options: Self.limitOptions.union(["--frame", "--format", "--quality", "--thumbnail", "--transform"]),
             repeatable: ["--transform"]
         )
@@ -96,6 +101,7 @@ struct ConvertCommand: Command {
         if let thumbnail = parsed.value("--thumbnail") {
             context.imageThumbnailPixelSize = try Self.thumbnailSize(thumbnail, command: Self.name)
         }
+        if parsed.has("--keep-profile") { context.imageColorProfileHandling = .keep }
         try Self.applyLimits(parsed, to: &context, command: Self.name)
 
         do {

@@ -76,6 +76,9 @@ struct ServeCommand: Command {
           --max-connections N   Connections open at once (default 1024).
           --max-age SECONDS     Cache-Control max-age of answers (default 86400).
           --quality N           Quality when the URL gives none, 1...100 (default 80).
+          --keep-profile        Keep the sources' colour profiles and embed them in the
+                                answers, as thumbor does (strip_icc() drops one). Default:
+                                convert tagged sources to sRGB and embed none, as imgproxy.
           --webp-method N       libwebp's method for WebP answers, 0 (fastest) to 6
                                 (smallest); default 4, as thumbor's; 2 takes about half
                                 the encoder's time for files about 10% larger.

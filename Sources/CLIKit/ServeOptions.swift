@@ -61,7 +61,7 @@ struct ServeOptions: Sendable {
     var webpMethod = 4
 
     /// The flags (options without a value).
-    static let flags: Set<String> = ["--allow-unsigned", "--allow-private-sources", "--no-cache"]
+    static let flags: Set<String> = ["--allow-unsigned", "--allow-private-sources", "--no-cache", "--keep-profile"]
     /// The options that take a value.
     static let valueOptions: Set<String> = [
         "--port", "--host", "--key", "--key-file", "--cache-dir", "--memory-cache-mb", "--disk-cache-mb",
@@ -100,6 +100,7 @@ struct ServeOptions: Sendable {
         // Security.
         server.allowsUnsigned = arguments.has("--allow-unsigned")
         server.allowsPrivateSources = arguments.has("--allow-private-sources")
+        if arguments.has("--keep-profile") { server.colorProfileHandling = .keep }
         if let key = arguments.value("--key") {
             guard !key.isEmpty else { throw .usage("\(command): --key is empty") }
             server.securityKey = key

@@ -12,7 +12,7 @@ extension ColorConversion {
     ///   - transfer: `transfer_characteristics`: 13 sRGB, 1/6/14/15 the BT.709 curve (the
     ///     inverse of its camera curve, as Chrome's skcms reads it), 8 linear, 4 gamma 2.2, 5
     ///     gamma 2.8; 2 (unspecified) reads as sRGB.
-    /// - Returns: The profile, or `nil` for sRGB itself (BT.709 primaries with the sRGB curve,
+    /// - Returns: The profile, described by ``name(primaries:transfer:)``, or `nil` for sRGB itself (BT.709 primaries with the sRGB curve,
     ///   nothing to convert) and for what this does not convert: HDR curves (16 PQ, 18 HLG:
     ///   they need tone mapping) and unknown code points.
     public static func profile(primaries: Int, transfer: Int) -> Data? {
@@ -49,11 +49,7 @@ extension ColorConversion {
         var curves: [OpaquePointer?] = [curve, curve, curve]
         guard let made = curves.withUnsafeMutableBufferPointer({ cmsCreateRGBProfile(&white, &triple, $0.baseAddress) }) else { return nil }
         defer { cmsCloseProfile(made) }
-        var length: UInt32 = 0
-        guard cmsSaveProfileToMem(made, nil, &length) != 0, length > 0 else { return nil }
-        var data = Data(count: Int(length))
-        let saved = data.withUnsafeMutableBytes { cmsSaveProfileToMem(made, $0.baseAddress, &length) != 0 }
-        return saved ? data : nil
+        return savedProfile(made, description: name(primaries: primaries, transfer: transfer))
     }
 
     /// A short name for code points, for `webimage info`: "sRGB", "Display P3", "BT.2020 PQ"...

@@ -114,6 +114,37 @@ public enum ColorConversion {
         return convert(&bitmap.bytes, width: width, height: height, bytesPerRow: bytesPerRow, profile: profile, layout: .rgba)
     }
 
+    /// What a decoder of RGBA pixels does with `profile` (the file's, `nil` for none) under
+    /// `options`: with ``/WebImageCore/ColorProfileHandling/keep`` an RGB profile is carried
+    /// (``keptProfile(_:)``), else the pixels are converted when the profile is usable and not
+    /// sRGB (``converter(for:layout:)``).
+    public static func plan(for profile: Data?, options: ImageDecodeOptions) -> ColorPlan {
+        plan(for: profile, handling: options.colorProfileHandling)
+    }
+
+    /// ``plan(for:options:)`` for the options' ``/WebImageCore/ImageDecodeOptions/colorProfileHandling``.
+    public static func plan(for profile: Data?, handling: ColorProfileHandling) -> ColorPlan {
+        guard let profile else { return .none }
+        if handling == .keep, let kept = keptProfile(profile) {
+            return ColorPlan(keptProfile: kept, converter: nil)
+        }
+        return ColorPlan(keptProfile: nil, converter: converter(for: profile, layout: .rgba))
+    }
+
+    /// The profile an image decoded with ``/WebImageCore/ColorProfileHandling/keep`` carries
+    /// for `profile`, with its description; `nil` when it cannot be kept: lcms2 cannot read it,
+    /// it is larger than ``maximumProfileBytes``, or it does not describe RGB (a grey or CMYK
+    /// profile: the decoder converts or ignores it as it would without keep).
+    public static func keptProfile(_ profile: Data) -> ColorProfile? {
+        guard profile.count >= 132, profile.count <= maximumProfileBytes else { return nil }
+        return profile.withUnsafeBytes { raw -> ColorProfile? in
+            guard let opened = cmsOpenProfileFromMem(raw.baseAddress, UInt32(raw.count)) else { return nil }
+            defer { cmsCloseProfile(opened) }
+            guard cmsGetColorSpace(opened) == cmsSigRgbData else { return nil }
+            return ColorProfile(data: profile, description: ColorTransformCache.describe(opened))
+        }
+    }
+
     /// The description of `profile` (its `desc` tag, as lcms2 reads it in English), or `nil`
     /// when it cannot be opened or has none.
     public static func description(of profile: Data) -> String? {

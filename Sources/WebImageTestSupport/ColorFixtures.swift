@@ -142,4 +142,49 @@ public enum ColorFixtures {
     public static func sRGBProfile() -> Data {
         saved(cmsCreate_sRGBProfile())
     }
+
+    /// `profile` with its description (`desc` tag) set to `description`.
+    public static func describedProfile(_ profile: Data, _ description: String) -> Data {
+        profile.withUnsafeBytes { raw in
+            let opened = cmsOpenProfileFromMem(raw.baseAddress, UInt32(raw.count))
+            let mlu = cmsMLUalloc(nil, 1)
+            defer { cmsMLUfree(mlu) }
+            cmsMLUsetASCII(mlu, "en", "US", description)
+            cmsWriteTag(opened, cmsSigProfileDescriptionTag, UnsafeRawPointer(mlu))
+            return saved(opened)
+        }
+    }
+
+    /// A grey profile (gamma 2.2, D50 white) from lcms2.
+    public static func greyProfile() -> Data {
+        var white = cmsCIExyY(x: 0.3457, y: 0.3585, Y: 1)
+        let curve = cmsBuildGamma(nil, 2.2)
+        defer { cmsFreeToneCurve(curve) }
+        return saved(cmsCreateGrayProfile(&white, curve))
+    }
+
+    /// A 24-bit BMP of `bitmap` with a BITMAPV4HEADER whose colour space is `LCS_CALIBRATED_RGB`:
+    /// `endpoints` are the red, green and blue CIE XYZ (9 values, written in 2.30 fixed point),
+    /// `gamma` the gamma of every channel (16.16).
+    public static func calibratedBMP(_ bitmap: Bitmap, endpoints: [Double], gamma: Double) -> Data {
+        func le32(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.littleEndian) { Array($0) } }
+        let rowBytes = (bitmap.width * 3 + 3) / 4 * 4
+        let pixelOffset = 14 + 108
+        var out: [UInt8] = [0x42, 0x4D] + le32(UInt32(pixelOffset + rowBytes * bitmap.height)) + [0, 0, 0, 0] + le32(UInt32(pixelOffset))
+        out += le32(108) + le32(UInt32(bitmap.width)) + le32(UInt32(bitmap.height)) + [1, 0, 24, 0]
+        out += le32(0) + le32(UInt32(rowBytes * bitmap.height)) + le32(2835) + le32(2835) + le32(0) + le32(0)
+        out += le32(0) + le32(0) + le32(0) + le32(0)  // masks (BI_RGB: unused)
+        out += le32(0)  // LCS_CALIBRATED_RGB
+        for value in endpoints { out += le32(UInt32((value * Double(1 << 30)).rounded())) }
+        for _ in 0..<3 { out += le32(UInt32((gamma * 65536).rounded())) }
+        for y in (0..<bitmap.height).reversed() {
+            var row: [UInt8] = []
+            for x in 0..<bitmap.width {
+                let pixel = bitmap[x, y]
+                row += [pixel.blue, pixel.green, pixel.red]
+            }
+            out += row + [UInt8](repeating: 0, count: rowBytes - row.count)
+        }
+        return Data(out)
+    }
 }

@@ -65,6 +65,26 @@ import WebImageTestSupport
         #expect(try decode("first.jpg").frameCount == 1)
     }
 
+    /// `--keep-profile`: the output carries the input's profile and its numbers; by default a
+    /// tagged input is converted to sRGB and the output has no profile.
+    @Test func keepProfileEmbedsTheInputsProfile() async throws {
+        let stored = ColorFixtures.intoSpace(ColorFixtures.photo, ColorFixtures.adobeRGB)
+        try workspace.write(ColorFixtures.tagPNG(try PNGCoder().encode(WebImage(bitmap: stored), as: .png), ColorFixtures.adobeRGB), to: "adobe.png")
+        var keep = ImageDecodeOptions()
+        keep.colorProfileHandling = .keep
+        for output in ["kept.png", "kept.jpg"] {
+            let result = try await convert(["adobe.png", output, "--keep-profile", "--quality", "100"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let kept = try CodersManager.shared.decode(try Data(contentsOf: URL(fileURLWithPath: workspace.path(output))), options: keep)
+            #expect(kept.colorProfile?.data == ColorFixtures.adobeRGB, "\(output)")
+            #expect(ColorFixtures.meanDeltaE(kept.bitmap, stored) < 1.5, "\(output): the input's numbers")
+        }
+        #expect(try await convert(["adobe.png", "plain.png"]).status == 0)
+        let plain = try CodersManager.shared.decode(try Data(contentsOf: URL(fileURLWithPath: workspace.path("plain.png"))), options: keep)
+        #expect(plain.colorProfile == nil)
+        #expect(ColorFixtures.meanDeltaE(plain.bitmap, ColorFixtures.photo) < 1)
+    }
+
     @Test func thumbnailKeepsTheAspectRatio() async throws {
         #expect(try await convert(["photo.jpg", "small.png", "--thumbnail", "16x16"]).status == 0)
         #expect(try decode("small.png").pixelSize == PixelSize(width: 16, height: 12))

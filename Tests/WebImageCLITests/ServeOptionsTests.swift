@@ -49,6 +49,8 @@ import WebImageServer
         let message = try #require(usageMessage([]))
         #expect(message.contains("--key, --key-file or WEBIMAGE_SERVE_KEY"))
         #expect(message.contains("--allow-unsigned"))
+        #expect(try options(["--allow-unsigned", "--keep-profile"]).server.colorProfileHandling == .keep)
+        #expect(try options(["--allow-unsigned"], environment: ["WEBIMAGE_SERVE_KEEP_PROFILE": "1"]).server.colorProfileHandling == .keep)
         let unsigned = try options(["--allow-unsigned"])
         #expect(unsigned.server.allowsUnsigned && unsigned.server.securityKey == nil)
     }

@@ -38,6 +38,7 @@ import WebImageCore
         ("ImageMaxPixelCount", WebImageContextKeys.ImageMaxPixelCount.effect, .decode),
         ("ImageMaxTotalPixelCount", WebImageContextKeys.ImageMaxTotalPixelCount.effect, .decode),
         ("ImageMaxFrameCount", WebImageContextKeys.ImageMaxFrameCount.effect, .decode),
+        ("ImageColorProfileHandling", WebImageContextKeys.ImageColorProfileHandling.effect, .decode),
         ("ImageDecodeOptions", WebImageContextKeys.ImageDecodeOptions.effect, .decode),
         ("ImageEncodeOptions", WebImageContextKeys.ImageEncodeOptions.effect, .load),
         ("OptionsProcessor", WebImageContextKeys.OptionsProcessor.effect, .none),

@@ -48,6 +48,26 @@ import WebImageCore
         #expect(manager.originalCacheKey(for: nil) == nil)
     }
 
+    @Test func keepingColourProfilesIsAPartOfTheKeyAndOfTheOriginalKey() {
+        let url = URL(string: "https://a.com/photo@2x.jpg")!
+        var context = WebImageContext { $0.imageColorProfileHandling = .keep }
+        #expect(manager.cacheKey(for: url, context: context) == "https://a.com/photo@2x|ColorProfile(keep)|.jpg")
+        #expect(manager.originalCacheKey(for: url, context: context) == "https://a.com/photo@2x|ColorProfile(keep)|.jpg",
+                "the full-size image of a keep request is not the default one")
+        #expect(ImageDecodeOptions.scaleFactor(fromKey: manager.cacheKey(for: url, context: context)!) == 2)
+        context.imageThumbnailPixelSize = PixelSize(width: 20, height: 10)
+        context.imageTransformer = MockImageTransformer(key: "ColorProfile(keep)")
+        #expect(manager.cacheKey(for: url, context: context) == "https://a.com/photo@2x|ColorProfile(keep)|Thumbnail(20x10,1)|\\ColorProfile(keep)|.jpg",
+                "a transformer key spelled as the part is escaped")
+        #expect(manager.originalCacheKey(for: url, context: context) == "https://a.com/photo@2x|ColorProfile(keep)|.jpg")
+        // Converting is the default and adds nothing; the decode options say it too.
+        #expect(manager.cacheKey(for: url, context: WebImageContext { $0.imageColorProfileHandling = .convertToSRGB }) == url.absoluteString)
+        var decodeOptions = ImageDecodeOptions()
+        decodeOptions.colorProfileHandling = .keep
+        #expect(manager.cacheKey(for: url, context: WebImageContext { $0.imageDecodeOptions = decodeOptions }) == "https://a.com/photo@2x|ColorProfile(keep)|.jpg")
+        #expect(ImageManager.cacheKey(forBaseKey: "a|b.png", keepsColorProfile: true) == "a\\|b|ColorProfile(keep)|.png")
+    }
+
     @Test func theDecodeOptionsInTheContextNameTheirThumbnailAndBudget() {
         let url = URL(string: "https://a.com/p.png")!
         var decodeOptions = ImageDecodeOptions()

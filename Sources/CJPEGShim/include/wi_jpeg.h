@@ -121,9 +121,11 @@ int wi_resample_lanczos3(const uint8_t *source, int source_width, int source_hei
 /// (or progressive) JPEG with 4:2:0 chroma subsampling at `quality` (1...100).
 /// The rows are read straight from `pixels`, no copy. On success returns WI_JPEG_OK and a
 /// malloc'ed buffer of exactly `*output_length` bytes in `*output` (free with wi_jpeg_free or
-/// free); on failure WI_JPEG_ERROR and a message in `message`.
+/// free); on failure WI_JPEG_ERROR and a message in `message`. An ICC profile of `icc_length`
+/// bytes at `icc` (none when NULL or 0) is written in APP2 markers (split as the ICC spec says).
 int wi_jpeg_encode(const uint8_t *pixels, int width, int height, size_t stride, int quality, int progressive,
-                   int grayscale, uint8_t **output, size_t *output_length, char *message, size_t message_capacity);
+                   int grayscale, const uint8_t *icc, size_t icc_length,
+                   uint8_t **output, size_t *output_length, char *message, size_t message_capacity);
 
 /// Frees a buffer from wi_jpeg_encode.
 void wi_jpeg_free(uint8_t *buffer);

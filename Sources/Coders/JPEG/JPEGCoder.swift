@@ -61,7 +61,7 @@ public struct JPEGCoder: ProgressiveImageCoder {
             throw WebImageError(.badImageData, "\(data.count) bytes are not JPEG data (no SOI marker)")
         }
         let output = try JPEGDecoding.decode(data, options: options)
-        return WebImage(bitmap: output.bitmap, scale: options.scaleFactor, format: .jpeg, metadata: output.metadata)
+        return output.image(scale: options.scaleFactor)
     }
 
     /// `true` for ``/WebImageCore/ImageFormat/jpeg``.
@@ -69,7 +69,8 @@ public struct JPEGCoder: ProgressiveImageCoder {
         format == .jpeg
     }
 
-    /// Encodes the first frame of `image` as JPEG.
+    /// Encodes the first frame of `image` as JPEG, with its ``/WebImageCore/WebImage/colorProfile``
+    /// (when it carries one) in APP2 markers.
     /// - Throws: ``/WebImageCore/WebImageError/Code/unsupportedFormat`` for another format,
     ///   ``/WebImageCore/WebImageError/Code/encodingFailed`` if libjpeg fails.
     public func encode(_ image: WebImage, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
@@ -81,14 +82,15 @@ public struct JPEGCoder: ProgressiveImageCoder {
             bitmap = EncodingPreparation.flattened(bitmap, onto: options.backgroundColor)
         }
         var quality = max(1, min(100, Int((options.compressionQuality * 100).rounded())))
+        let profile = image.colorProfile?.data
         while true {
-            let data = try Self.encode(bitmap, quality: quality, progressive: progressiveEncoding)
+            let data = try Self.encode(bitmap, quality: quality, progressive: progressiveEncoding, iccProfile: profile)
             guard let limit = options.maxFileSize, data.count > limit, quality > 1 else { return data }
             quality = max(1, quality - max(5, quality / 5))
         }
     }
 
-    static func encode(_ bitmap: Bitmap, quality: Int, progressive: Bool) throws -> Data {
+    static func encode(_ bitmap: Bitmap, quality: Int, progressive: Bool, iccProfile: Data? = nil) throws -> Data {
         guard bitmap.width > 0, bitmap.height > 0, bitmap.width <= 65500, bitmap.height <= 65500 else {
             throw WebImageError(.encodingFailed, "JPEG cannot hold a \(bitmap.size) image (1...65500 per side)")
         }
@@ -96,8 +98,11 @@ public struct JPEGCoder: ProgressiveImageCoder {
         var length = 0
         var message = [CChar](repeating: 0, count: 256)
         let status = bitmap.bytes.withUnsafeBufferPointer { pixels in
-            wi_jpeg_encode(pixels.baseAddress, Int32(bitmap.width), Int32(bitmap.height), bitmap.bytesPerRow,
-                           Int32(quality), progressive ? 1 : 0, 0, &output, &length, &message, message.count)
+            (iccProfile ?? Data()).withUnsafeBytes { icc in
+                wi_jpeg_encode(pixels.baseAddress, Int32(bitmap.width), Int32(bitmap.height), bitmap.bytesPerRow,
+                               Int32(quality), progressive ? 1 : 0, 0, icc.bindMemory(to: UInt8.self).baseAddress, icc.count,
+                               &output, &length, &message, message.count)
+            }
         }
         guard status == WI_JPEG_OK, let output else {
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -117,7 +122,7 @@ public struct JPEGCoder: ProgressiveImageCoder {
     public func makeIncrementalDecoder(options: ImageDecodeOptions) -> any IncrementalImageDecoder {
         RedecodingIncrementalDecoder(options: options, format: .jpeg) { data, options in
             let output = try JPEGDecoding.decode(data, options: options)
-            return WebImage(bitmap: output.bitmap, scale: options.scaleFactor, format: .jpeg, metadata: output.metadata)
+            return output.image(scale: options.scaleFactor)
         }
     }
 }

@@ -72,6 +72,7 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
             if provider.convertsColor { metadata.insert(.colorConverted) }
             var image = WebImage(bitmap: try provider.frame(at: 0), scale: options.scaleFactor, format: .png, metadata: metadata)
             image.loopCount = provider.loopCount
+            image.colorProfile = provider.colorProfile
             return image
         }
         guard allowAnimation, !options.firstFrameOnly, animatedFrames > 1 else {
@@ -80,7 +81,9 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
         let provider = try APNGProvider(data: data, options: options)
         var metadata: ImageMetadata = provider.isThumbnail ? [.decoded, .thumbnail] : .decoded
         if provider.convertsColor { metadata.insert(.colorConverted) }
-        return try WebImage(provider: provider, preloadAllFrames: options.preloadAllFrames, scale: options.scaleFactor, metadata: metadata)
+        var image = try WebImage(provider: provider, preloadAllFrames: options.preloadAllFrames, scale: options.scaleFactor, metadata: metadata)
+        image.colorProfile = provider.colorProfile
+        return image
     }
 
     /// `true` for ``/WebImageCore/ImageFormat/png``.
@@ -88,7 +91,8 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
         format == .png
     }
 
-    /// Encodes `image` as PNG, or as APNG when it is animated and `firstFrameOnly` is not set.
+    /// Encodes `image` as PNG, or as APNG when it is animated and `firstFrameOnly` is not set,
+    /// with its ``/WebImageCore/WebImage/colorProfile`` (when it carries one) in an `iCCP` chunk.
     /// - Throws: ``/WebImageCore/WebImageError/Code/unsupportedFormat`` for another format,
     ///   ``/WebImageCore/WebImageError/Code/encodingFailed`` if zlib fails.
     public func encode(_ image: WebImage, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
@@ -96,7 +100,7 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
             throw WebImageError(.unsupportedFormat, "PNGCoder cannot encode \(format)")
         }
         let frames = EncodingPreparation.frames(of: image, options: options)
-        return try PNGEncoding.encode(frames, loopCount: image.loopCount, level: compressionLevel)
+        return try PNGEncoding.encode(frames, loopCount: image.loopCount, level: compressionLevel, iccProfile: image.colorProfile?.data)
     }
 
     /// Parses `data` and returns a provider that decodes frames on demand (one frame for a PNG

@@ -91,6 +91,11 @@ public enum WebImageContextKeys {
         public typealias Value = Int
         public static let effect = WebImageContextKeyEffect.decode
     }
+    /// The key of ``WebImageContext/imageColorProfileHandling``: changes the decode.
+    public enum ImageColorProfileHandling: WebImageContextKey {
+        public typealias Value = ColorProfileHandling
+        public static let effect = WebImageContextKeyEffect.decode
+    }
     /// The key of ``WebImageContext/imageDecodeOptions``: changes the decode.
     public enum ImageDecodeOptions: WebImageContextKey {
         public typealias Value = WebImageCore.ImageDecodeOptions
@@ -232,6 +237,13 @@ extension WebImageContext {
     public var imageMaxFrameCount: Int? {
         get { self[WebImageContextKeys.ImageMaxFrameCount.self] }
         set { self[WebImageContextKeys.ImageMaxFrameCount.self] = newValue }
+    }
+    /// What the coders do with a file's colour profile: convert to sRGB (the default) or keep
+    /// it in ``WebImage/colorProfile`` for the encoders to embed again. Keeping adds a
+    /// `ColorProfile(keep)` part to the request's cache keys, its original key included.
+    public var imageColorProfileHandling: ColorProfileHandling? {
+        get { self[WebImageContextKeys.ImageColorProfileHandling.self] }
+        set { self[WebImageContextKeys.ImageColorProfileHandling.self] = newValue }
     }
     /// Decode options laid under those derived from the other keys (SDWebImage `imageDecodeOptions`).
     public var imageDecodeOptions: ImageDecodeOptions? {

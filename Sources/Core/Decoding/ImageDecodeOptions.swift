@@ -48,6 +48,9 @@ public struct ImageDecodeOptions: Sendable {
     public var maxFrameCount = ImageDecodeOptions.defaultMaxFrameCount
     /// Decode every frame up front instead of lazily (the `preloadAllFrames` option).
     public var preloadAllFrames = false
+    /// What to do with a colour profile the file carries: convert to sRGB (the default) or
+    /// keep it in ``WebImage/colorProfile``.
+    public var colorProfileHandling = ColorProfileHandling.convertToSRGB
     /// The request's context, for coders that read keys of their own.
     public var context = WebImageContext()
 
@@ -73,6 +76,7 @@ public struct ImageDecodeOptions: Sendable {
         if let pixels = context.imageMaxPixelCount { maxPixelCount = pixels }
         if let total = context.imageMaxTotalPixelCount { maxTotalPixelCount = total }
         if let frames = context.imageMaxFrameCount { maxFrameCount = frames }
+        if let handling = context.imageColorProfileHandling { colorProfileHandling = handling }
         if options.contains(.decodeFirstFrameOnly) { firstFrameOnly = true }
         if options.contains(.preloadAllFrames) { preloadAllFrames = true }
         if options.contains(.scaleDownLargeImages) {

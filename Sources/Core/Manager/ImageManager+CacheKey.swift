@@ -8,11 +8,14 @@ public import Foundation
 ///    absolute string holds neither (URL percent-encodes them), so a URL's base key is the URL.
 /// 2. The *variant parts*, in this order, each when the request has it (from its decode options:
 ///    the context's keys, else its ``WebImageContext/imageDecodeOptions``):
+///    - `ColorProfile(keep)`: the request keeps the file's colour profile
+///      (``ColorProfileHandling/keep``) instead of converting to sRGB; this part is in the
+///      request's original key too, since its full-size image differs from the default one;
 ///    - `Thumbnail(<W>x<H>,<preserveAspectRatio 1|0>)`: a thumbnail size;
 ///    - `ScaleDown(<bytes>)`: a scale-down budget (`scaleDownLargeImages`); SDWebImage has no such
 ///      part, and stores a scaled-down image under the plain key, where it answers plain requests;
 ///    - the transformer's `transformerKey`, escaped as the base key, with one more `\` in front
-///      when it starts as one of the parts above (`Thumbnail(`, `ScaleDown(`).
+///      when it starts as one of the parts above (`ColorProfile(`, `Thumbnail(`, `ScaleDown(`).
 /// 3. A key with variant parts is the base key with `|` + the parts joined by `|` + `|` inserted
 ///    BEFORE the path extension, keeping the query and fragment (so the disk file keeps its
 ///    extension): `https://a.com/image.png?v=2` with a 200x200 thumbnail and a flip becomes
@@ -26,7 +29,8 @@ public import Foundation
 /// `|` is a plain key. (Escaping changes only base keys that hold `\` or `|`.)
 ///
 /// What is stored under which key (SDWebImage's rules):
-/// - The base key alone is the *original* key, the full-size image's: a plain request's key, and
+/// - The base key alone (with the `ColorProfile(keep)` part for a request that keeps profiles)
+///   is the *original* key, the full-size image's: a plain request's key, and
 ///   where a variant request (thumbnail, scale-down or transformer) stores the loaded original
 ///   (`originalStoreCacheType`, default `.disk`) and looks for it after a miss of its own key.
 /// - A variant request's own key holds its result: the thumbnail, scaled-down or transformed
@@ -39,33 +43,38 @@ extension ImageManager {
     /// - Parameters:
     ///   - baseKey: The cache key filter's answer or the URL's absolute string, as is (this
     ///     function escapes it).
+    ///   - keepsColorProfile: Whether the request keeps the file's colour profile
+    ///     (``ColorProfileHandling/keep``): adds the `ColorProfile(keep)` part.
     ///   - thumbnailPixelSize: The thumbnail size; `nil` or empty: no thumbnail part.
     ///   - preserveAspectRatio: Whether the thumbnail keeps the aspect ratio.
     ///   - scaleDownLimitBytes: The scale-down budget; `nil` or not positive: no scale-down part.
     ///   - transformerKey: The transformer's key; `nil`: no transformer part.
     public static func cacheKey(
         forBaseKey baseKey: String,
+        keepsColorProfile: Bool = false,
         thumbnailPixelSize: PixelSize? = nil,
         preserveAspectRatio: Bool = true,
         scaleDownLimitBytes: Int? = nil,
         transformerKey: String? = nil
     ) -> String {
         cacheKey(
-            forEscapedBaseKey: escapedKeyText(baseKey), thumbnailPixelSize: thumbnailPixelSize, preserveAspectRatio: preserveAspectRatio,
-            scaleDownLimitBytes: scaleDownLimitBytes, transformerKey: transformerKey
+            forEscapedBaseKey: escapedKeyText(baseKey), keepsColorProfile: keepsColorProfile, thumbnailPixelSize: thumbnailPixelSize,
+            preserveAspectRatio: preserveAspectRatio, scaleDownLimitBytes: scaleDownLimitBytes, transformerKey: transformerKey
         )
     }
 
-    /// ``cacheKey(forBaseKey:thumbnailPixelSize:preserveAspectRatio:scaleDownLimitBytes:transformerKey:)``
+    /// ``cacheKey(forBaseKey:keepsColorProfile:thumbnailPixelSize:preserveAspectRatio:scaleDownLimitBytes:transformerKey:)``
     /// of a base key already escaped (``escapedKeyText(_:)``).
     static func cacheKey(
         forEscapedBaseKey base: String,
-        thumbnailPixelSize: PixelSize?,
-        preserveAspectRatio: Bool,
-        scaleDownLimitBytes: Int?,
-        transformerKey: String?
+        keepsColorProfile: Bool = false,
+        thumbnailPixelSize: PixelSize? = nil,
+        preserveAspectRatio: Bool = true,
+        scaleDownLimitBytes: Int? = nil,
+        transformerKey: String? = nil
     ) -> String {
         var parts: [String] = []
+        if keepsColorProfile { parts.append(keepColorProfilePart) }
         if let size = thumbnailPixelSize, !size.isEmpty {
             parts.append(thumbnailPart(size, preserveAspectRatio: preserveAspectRatio))
         }
@@ -75,7 +84,7 @@ extension ImageManager {
         if let transformerKey {
             var part = escapedKeyText(transformerKey)
             let scalars = part.unicodeScalars
-            if scalars.starts(with: thumbnailPartPrefix.unicodeScalars) || scalars.starts(with: scaleDownPartPrefix.unicodeScalars) {
+            if [colorProfilePartPrefix, thumbnailPartPrefix, scaleDownPartPrefix].contains(where: { scalars.starts(with: $0.unicodeScalars) }) {
                 part = String(keyEscape) + part
             }
             parts.append(part)
@@ -88,7 +97,7 @@ extension ImageManager {
     /// The key of a request for `key` with a thumbnail part.
     /// - Parameters:
     ///   - key: A base key (the cache key filter's answer or a URL's string), not a key
-    ///     with parts: for several parts use ``cacheKey(forBaseKey:thumbnailPixelSize:preserveAspectRatio:scaleDownLimitBytes:transformerKey:)``.
+    ///     with parts: for several parts use ``cacheKey(forBaseKey:keepsColorProfile:thumbnailPixelSize:preserveAspectRatio:scaleDownLimitBytes:transformerKey:)``.
     ///   - size: The thumbnail's largest size in pixels.
     ///   - preserveAspectRatio: Whether the thumbnail keeps the aspect ratio.
     public static func thumbnailedKey(_ key: String, size: PixelSize, preserveAspectRatio: Bool) -> String {
@@ -98,7 +107,7 @@ extension ImageManager {
     /// The key of a request for `key` with a transformer part.
     /// - Parameters:
     ///   - key: A base key (the cache key filter's answer or a URL's string), not a key
-    ///     with parts: for several parts use ``cacheKey(forBaseKey:thumbnailPixelSize:preserveAspectRatio:scaleDownLimitBytes:transformerKey:)``.
+    ///     with parts: for several parts use ``cacheKey(forBaseKey:keepsColorProfile:thumbnailPixelSize:preserveAspectRatio:scaleDownLimitBytes:transformerKey:)``.
     ///   - transformerKey: The transformer's ``ImageTransformer/transformerKey``.
     public static func transformedKey(_ key: String, transformerKey: String) -> String {
         cacheKey(forBaseKey: key, transformerKey: transformerKey)
@@ -116,13 +125,14 @@ extension ImageManager {
         return Self.keys(for: url, options: options, context: context, cacheKeyFilter: cacheKeyFilter, transformer: transformer).key
     }
 
-    /// The key of the full-size original of a request for `url`: the base key alone (the cache
+    /// The key of the full-size original of a request for `url`: the base key (the cache
     /// key filter's answer, else the URL; escaped), with no thumbnail, scale-down or transformer
-    /// part (SDWebImage's `originalCacheKeyForURL:context:`).
+    /// part (SDWebImage's `originalCacheKeyForURL:context:`); with the `ColorProfile(keep)` part
+    /// when the context keeps colour profiles.
     /// - Returns: `nil` for a `nil` URL.
     public func originalCacheKey(for url: URL?, context: WebImageContext = WebImageContext()) -> String? {
         guard let url else { return nil }
-        return Self.escapedKeyText((context.cacheKeyFilter ?? cacheKeyFilter)?.cacheKey(for: url) ?? url.absoluteString)
+        return Self.keys(for: url, options: [], context: context, cacheKeyFilter: cacheKeyFilter, transformer: nil).originalKey
     }
 
     /// The request's key and its original key, with the given defaults.
@@ -130,14 +140,16 @@ extension ImageManager {
         let baseKey = (context.cacheKeyFilter ?? cacheKeyFilter)?.cacheKey(for: url) ?? url.absoluteString
         let decode = ImageDecodeOptions(options: options, context: context)
         let base = escapedKeyText(baseKey)
+        let keepsProfile = decode.colorProfileHandling == .keep
         let key = cacheKey(
             forEscapedBaseKey: base,
+            keepsColorProfile: keepsProfile,
             thumbnailPixelSize: decode.thumbnailPixelSize,
             preserveAspectRatio: decode.preserveAspectRatio,
             scaleDownLimitBytes: decode.scaleDownLimitBytes,
             transformerKey: (context.imageTransformer ?? transformer)?.transformerKey
         )
-        return (key, base)
+        return (key, keepsProfile ? cacheKey(forEscapedBaseKey: base, keepsColorProfile: true) : base)
     }
 
     // MARK: Internals
@@ -146,6 +158,8 @@ extension ImageManager {
     static let variantSeparator: Character = "|"
     /// Escapes the next character of a key's text.
     static let keyEscape: Character = "\\"
+    static let colorProfilePartPrefix = "ColorProfile("
+    static let keepColorProfilePart = "ColorProfile(keep)"
     static let thumbnailPartPrefix = "Thumbnail("
     static let scaleDownPartPrefix = "ScaleDown("
 

@@ -1,7 +1,7 @@
 extension WebImage {
     /// A copy of this image with `body` applied to every frame: the same frame count,
     /// durations (stated durations too), loop count, scale, format, metadata (plus
-    /// ``ImageMetadata/transformed``) and extended data. Transformers that work frame by frame
+    /// ``ImageMetadata/transformed``), extended data and colour profile. Transformers that work frame by frame
     /// are built on it.
     ///
     /// Memory: a lazily decoded animation (``isLazilyAnimated``) gives a lazily transformed one
@@ -55,6 +55,7 @@ extension WebImage {
             }
         }
         result.extendedData = extendedData
+        result.colorProfile = colorProfile
         return result
     }
 }

@@ -37,6 +37,12 @@ public struct WebImage: Sendable {
     public var loopCount: Int?
     /// Arbitrary data a cache stores and restores with the image (SDWebImage's `sd_extendedObject`).
     public var extendedData: Data?
+    /// The colour profile the pixel numbers are in, when the request kept the file's profile
+    /// (``ColorProfileHandling/keep``); `nil` for sRGB (the default: coders convert tagged images
+    /// to sRGB at decode). Transformers built on ``mappingFrames(transformerKey:_:)`` keep it, and
+    /// encoders that take a profile embed it; set it to `nil` to strip it (thumbor's
+    /// `strip_icc()`), which leaves the numbers as they are.
+    public var colorProfile: ColorProfile?
 
     /// A still image.
     public init(bitmap: Bitmap, scale: Double = 1, format: ImageFormat = .undefined, metadata: ImageMetadata = .decoded) {
@@ -168,14 +174,19 @@ public struct WebImage: Sendable {
         guard isAnimated else { return self }
         var still = WebImage(bitmap: bitmap, scale: scale, format: format, metadata: metadata)
         still.extendedData = extendedData
+        still.colorProfile = colorProfile
         return still
     }
 
     /// The memory the image holds now, in bytes: every held frame's pixels (for a lazy
     /// animation, the frames currently buffered plus the encoded data; for a transformed one,
     /// its buffered frames plus what it keeps of its source: the source's encoded data, not its
-    /// poster or buffer). Caches use it as cost.
+    /// poster or buffer), plus a kept colour profile. Caches use it as cost.
     public var memoryCost: Int {
+        (colorProfile?.data.count ?? 0) + pixelMemoryCost
+    }
+
+    private var pixelMemoryCost: Int {
         switch storage {
         case .frames(let frames):
             return frames.reduce(0) { $0 + $1.bitmap.byteCount }

@@ -23,8 +23,10 @@ import WebImageTransformers
 ///   fill. A plain colour is also the background JPEG output composites transparency onto.
 /// - `background_color(color)`: transparent pixels composited onto the colour.
 /// - `format`, `quality`, `max_bytes`, `max_age`, `no_upscale`, `upscale`, `stretch`: the
-///   plan's, the encoder's or the response's. `strip_exif()` and `strip_icc()` change nothing:
-///   the encoders write neither EXIF nor ICC data.
+///   plan's, the encoder's or the response's. `strip_exif()` changes nothing: the encoders
+///   write no EXIF. `strip_icc()` drops the colour profile a server that keeps profiles
+///   (``/WebImageCore/ColorProfileHandling/keep``) would embed; by default sources are
+///   converted to sRGB and outputs carry none.
 struct ThumborRenderer: Sendable {
     /// The thumbor request.
     var request: ThumborRequest
@@ -46,7 +48,9 @@ struct ThumborRenderer: Sendable {
         if !image.isAnimated, let reduced,
            let copy = reduced.reduced(image.bitmap, key: key, region: crop ?? PixelRect(x: 0, y: 0, size: image.pixelSize), target: plan.size) {
             // Resample from a halved copy at least as large as the target (see ReducedOriginals).
+            let profile = image.colorProfile
             image = WebImage(bitmap: copy.bitmap, scale: image.scale, format: image.format, metadata: image.metadata)
+            image.colorProfile = profile
             crop = copy.region
         }
         if let crop, crop.size != image.pixelSize || crop.x != 0 || crop.y != 0 {
@@ -161,6 +165,8 @@ struct ThumborRenderer: Sendable {
         for case .maxBytes(let limit) in request.filters where limit > 0 {
             options.maxFileSize = limit
         }
+        var image = image
+        for case .stripICC in request.filters { image.colorProfile = nil }
         return try coder.encode(image, as: format, options: options)
     }
 }

@@ -224,7 +224,7 @@ public final class ImageServer: ServerRequestHandler {
             if case .maxAge(let seconds) = filter { return seconds }
             return current
         }
-        let resultKey = Self.resultKey(for: thumbor, choice: choice)
+        let resultKey = Self.resultKey(for: thumbor, choice: choice, colorProfileHandling: configuration.colorProfileHandling)
 
         if let resultCache, let cached = await resultCache.queryImage(forKey: resultKey, options: [.avoidDecodeImage], context: WebImageContext(), cacheType: .all), let bytes = cached.data, !bytes.isEmpty {
             let result = EncodedResult(bytes: bytes, contentType: ImageFormat.detect(bytes).servedMediaType, etag: Self.etag(of: bytes), variesWithAccept: choice.variesWithAccept, maxAge: maxAge)
@@ -361,14 +361,17 @@ public final class ImageServer: ServerRequestHandler {
         context.imageMaxPixelCount = configuration.maximumSourcePixels
         context.imageMaxTotalPixelCount = configuration.maximumTotalSourcePixels
         context.imageMaxFrameCount = configuration.maximumSourceFrames
+        if configuration.colorProfileHandling != .convertToSRGB { context.imageColorProfileHandling = configuration.colorProfileHandling }
         return context
     }
 
     /// The result cache's key: the signed part of the path (the same for the signed and the
-    /// unsafe form of one request) and the output format's choice.
-    static func resultKey(for request: ThumborRequest, choice: OutputFormatChoice) -> String {
+    /// unsafe form of one request), the output format's choice, and `|ColorProfile(keep)` for a
+    /// server that keeps colour profiles (servers of a fleet sharing a result cache may differ).
+    static func resultKey(for request: ThumborRequest, choice: OutputFormatChoice, colorProfileHandling: ColorProfileHandling = .convertToSRGB) -> String {
         let part = request.signedPart.isEmpty ? String(describing: request) : request.signedPart
-        return "webimage-serve:" + part + "|" + choice.keyComponent
+        let profile = colorProfileHandling == .keep ? "|ColorProfile(keep)" : ""
+        return "webimage-serve:" + part + "|" + choice.keyComponent + profile
     }
 
     /// The strong ETag of `bytes`: the first 128 bits of their SHA-256, quoted.

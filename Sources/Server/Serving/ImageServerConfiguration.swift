@@ -60,6 +60,11 @@ public struct ImageServerConfiguration: Sendable {
     public var cacheMaxAge: Int = 86_400
     /// The quality when the URL gives none (JPEG, WebP, AVIF).
     public var defaultQuality: Int = 80
+    /// What happens to a source's colour profile: converted to sRGB at decode (the default, as
+    /// imgproxy and libvips' `thumbnail` do: every output is sRGB and untagged), or kept and
+    /// embedded in the output (``/WebImageCore/ColorProfileHandling/keep``, as thumbor does;
+    /// `strip_icc()` then drops it from one result). Results of the two never share a cache key.
+    public var colorProfileHandling = ColorProfileHandling.convertToSRGB
 
     /// The bytes of encoded results the server keeps in its own memory tier, in front of the
     /// result cache (default 64 MiB; 0 turns the tier off). A repeated URL is answered from it

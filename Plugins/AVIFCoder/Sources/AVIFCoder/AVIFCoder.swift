@@ -80,13 +80,12 @@ public struct AVIFCoder: AnimatedImageCoder {
     ///   corrupt; ``/WebImageCore/WebImageError/Code/imageTooLarge`` over the options' limits.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
         let provider = try AVIFSequenceProvider(data: data, options: options, threads: threads)
-        var metadata: ImageMetadata = provider.isThumbnail ? [.decoded, .thumbnail] : .decoded
-        if provider.convertsColor { metadata.insert(.colorConverted) }
+        let metadata: ImageMetadata = provider.isThumbnail ? [.decoded, .thumbnail] : .decoded
         if provider.frameCount == 1 {
-            return WebImage(bitmap: try provider.frame(at: 0), scale: options.scaleFactor, format: .avif, metadata: metadata)
+            return provider.color.marking(WebImage(bitmap: try provider.frame(at: 0), scale: options.scaleFactor, format: .avif, metadata: metadata))
         }
         // The total pixel limit was checked when parsing; preloading stays within it.
-        return try WebImage(provider: provider, preloadAllFrames: options.preloadAllFrames, scale: options.scaleFactor, metadata: metadata)
+        return provider.color.marking(try WebImage(provider: provider, preloadAllFrames: options.preloadAllFrames, scale: options.scaleFactor, metadata: metadata))
     }
 
     /// Parses `data` and returns a provider that decodes frames on demand (a still AVIF gives
@@ -104,7 +103,8 @@ public struct AVIFCoder: AnimatedImageCoder {
     }
 
     /// Encodes `image` as AVIF (an image sequence when it is animated and `firstFrameOnly` is
-    /// not set).
+    /// not set), with its ``/WebImageCore/WebImage/colorProfile`` (when it carries one) in a
+    /// `colr` box.
     /// - Throws: ``/WebImageCore/WebImageError/Code/unsupportedFormat`` for another format,
     ///   ``/WebImageCore/WebImageError/Code/encodingFailed`` for a libavif failure.
     public func encode(_ image: WebImage, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
@@ -122,7 +122,7 @@ public struct AVIFCoder: AnimatedImageCoder {
             frames = [ImageFrame(bitmap: try Self.fitted(image.bitmap, maxPixelSize: options.maxPixelSize))]
         }
         let encode = { (quality: Double) throws -> Data in
-            let settings = AVIFEncoding.Settings(quality: quality, speed: speed, threads: threads)
+            let settings = AVIFEncoding.Settings(quality: quality, speed: speed, threads: threads, iccProfile: image.colorProfile?.data)
             return sequence
                 ? try AVIFEncoding.encodeSequence(frames, settings: settings)
                 : try AVIFEncoding.encodeStill(frames[0].bitmap, settings: settings)

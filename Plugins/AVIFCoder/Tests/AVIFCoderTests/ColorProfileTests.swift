@@ -27,6 +27,14 @@ struct ColorProfileTests {
         #expect(decoded.metadata.contains(.colorConverted))
         #expect(ColorFixtures.meanDeltaE(decoded.bitmap, ColorFixtures.photo) < 1)
         #expect(ColorFixtures.meanDeltaE(stored, ColorFixtures.photo) > 1.5, "P3 numbers read as sRGB are off")
+        // Kept: the numbers as they are, with a profile made for the code points.
+        var keep = ImageDecodeOptions()
+        keep.colorProfileHandling = .keep
+        let kept = try AVIFCoder().decode(data, options: keep)
+        #expect(kept.colorProfile?.description == "Display P3" && kept.bitmap == stored)
+        var reconverted = kept.bitmap
+        #expect(ColorConversion.convert(&reconverted, profile: try #require(kept.colorProfile?.data)) == .converted)
+        #expect(reconverted == decoded.bitmap)
     }
 
     @Test func anICCProfileIsConverted() async throws {
@@ -48,5 +56,22 @@ struct ColorProfileTests {
         let decoded = try AVIFCoder().decode(data)
         #expect(!decoded.metadata.contains(.colorConverted))
         #expect(decoded.bitmap == ColorFixtures.photo)
+    }
+}
+
+/// ``ColorProfileHandling/keep`` through the AVIF encoder (issue 31).
+@Suite struct AVIFColorProfileKeepingTests {
+    @Test func aKeptProfileRoundTripsThroughTheEncoder() throws {
+        var keep = ImageDecodeOptions()
+        keep.colorProfileHandling = .keep
+        let stored = ColorFixtures.intoSpace(ColorFixtures.photo, ColorFixtures.adobeRGB)
+        var image = WebImage(bitmap: stored)
+        image.colorProfile = ColorProfile(data: ColorFixtures.adobeRGB)
+        let avif = try AVIFCoder(speed: 9).encode(image, as: .avif, options: ImageEncodeOptions(compressionQuality: 1))
+        let kept = try AVIFCoder().decode(avif, options: keep)
+        #expect(kept.colorProfile?.data == ColorFixtures.adobeRGB)
+        #expect(kept.bitmap == stored, "lossless: the numbers come back as they were")
+        let converted = try AVIFCoder().decode(avif)
+        #expect(converted.colorProfile == nil && ColorFixtures.meanDeltaE(converted.bitmap, ColorFixtures.photo) < 1)
     }
 }

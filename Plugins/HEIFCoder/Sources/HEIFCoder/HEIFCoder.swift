@@ -91,9 +91,8 @@ public struct HEIFCoder: ImageCoder {
             throw WebImageError(.badImageData, "\(data.count) bytes of AVIF data: this HEIFCoder is made with decodesAVIF false")
         }
         let output = try HEIFDecoding.decode(data, options: options, embeddedThumbnails: usesEmbeddedThumbnails)
-        var metadata: ImageMetadata = output.isThumbnail ? [.decoded, .thumbnail] : .decoded
-        if output.colorConverted { metadata.insert(.colorConverted) }
-        return WebImage(bitmap: output.bitmap, scale: options.scaleFactor, format: format, metadata: metadata)
+        let metadata: ImageMetadata = output.isThumbnail ? [.decoded, .thumbnail] : .decoded
+        return output.color.marking(WebImage(bitmap: output.bitmap, scale: options.scaleFactor, format: format, metadata: metadata))
     }
 
     // MARK: Encoding
@@ -103,7 +102,8 @@ public struct HEIFCoder: ImageCoder {
         format == .heic && HEIFLibrary.encodesHEVC
     }
 
-    /// Encodes `image` (its first frame) as HEIC.
+    /// Encodes `image` (its first frame) as HEIC, with its ``/WebImageCore/WebImage/colorProfile``
+    /// (when it carries one) in a `colr` box.
     /// - Throws: ``/WebImageCore/WebImageError/Code/unsupportedFormat`` for another format or without an HEVC
     ///   encoder, ``/WebImageCore/WebImageError/Code/encodingFailed`` for an image HEIC cannot hold here (a
     ///   side over 16384) or a libheif failure.
@@ -116,7 +116,7 @@ public struct HEIFCoder: ImageCoder {
         let thumbnailSide = options.embedThumbnail ? embeddedThumbnailSide : nil
         let quality = Int((min(1, max(0, options.compressionQuality)) * 100).rounded())
         let encode = { (quality: Int) throws -> Data in
-            try HEIFEncoding.encode(bitmap, settings: HEIFEncoding.Settings(quality: quality, thumbnailSide: thumbnailSide))
+            try HEIFEncoding.encode(bitmap, settings: HEIFEncoding.Settings(quality: quality, thumbnailSide: thumbnailSide, iccProfile: image.colorProfile?.data))
         }
         let data = try encode(quality)
         guard let limit = options.maxFileSize, data.count > limit else { return data }

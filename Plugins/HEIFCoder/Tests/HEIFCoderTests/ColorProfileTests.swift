@@ -42,3 +42,21 @@ struct ColorProfileTests {
         #expect(ColorFixtures.meanDeltaE(decoded.bitmap, ColorFixtures.photo) < 1)
     }
 }
+
+/// ``ColorProfileHandling/keep`` through the HEIC encoder (issue 31).
+@Suite(.enabled(if: HEIFCoder().canEncode(to: .heic), "libheif has no HEVC encoder: skipped"))
+struct HEIFColorProfileKeepingTests {
+    @Test func aKeptProfileRoundTripsThroughTheEncoder() throws {
+        var keep = ImageDecodeOptions()
+        keep.colorProfileHandling = .keep
+        let stored = ColorFixtures.intoSpace(ColorFixtures.photo, ColorFixtures.adobeRGB)
+        var image = WebImage(bitmap: stored)
+        image.colorProfile = ColorProfile(data: ColorFixtures.adobeRGB)
+        let heic = try HEIFCoder().encode(image, as: .heic, options: ImageEncodeOptions(compressionQuality: 0.95))
+        let kept = try HEIFCoder().decode(heic, options: keep)
+        #expect(kept.colorProfile?.data == ColorFixtures.adobeRGB && !kept.metadata.contains(.colorConverted))
+        let converted = try HEIFCoder().decode(heic)
+        #expect(converted.colorProfile == nil && converted.metadata.contains(.colorConverted))
+        #expect(ColorFixtures.meanDeltaE(converted.bitmap, ColorFixtures.photo) < 3)
+    }
+}

@@ -84,22 +84,24 @@ public struct JXLCoder: ProgressiveImageCoder, AnimatedImageCoder {
     ///   corrupt; ``/WebImageCore/WebImageError/Code/imageTooLarge`` over the options' limits.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
         guard !data.isEmpty else { throw WebImageError(.badImageData, "JPEG XL data is empty (0 bytes)") }
-        guard let (bitmap, info, colorConverted) = try JXLStillDecoding.decode(data, options: options, threads: threads) else {
+        guard let (bitmap, info, color) = try JXLStillDecoding.decode(data, options: options, threads: threads) else {
             return try decodeAnimation(data, options: options)
         }
         let size = options.targetPixelSize(for: info.outputSize)
-        var metadata: ImageMetadata = size == info.outputSize ? .decoded : [.decoded, .thumbnail]
-        if colorConverted { metadata.insert(.colorConverted) }
-        return WebImage(bitmap: try JXLStillDecoding.fitted(bitmap, to: size), scale: options.scaleFactor, format: .jpegXL, metadata: metadata)
+        let metadata: ImageMetadata = size == info.outputSize ? .decoded : [.decoded, .thumbnail]
+        return color.marking(WebImage(bitmap: try JXLStillDecoding.fitted(bitmap, to: size), scale: options.scaleFactor, format: .jpegXL, metadata: metadata))
     }
 
     private func decodeAnimation(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
         let provider = try JXLAnimationProvider(data: data, options: options, threads: threads)
         let metadata: ImageMetadata = provider.isThumbnail ? [.decoded, .thumbnail] : .decoded
+        // The colour plan is known once the first frame is rendered (libjxl's colour encoding).
         if provider.frameCount == 1 {
-            return WebImage(bitmap: try provider.frame(at: 0), scale: options.scaleFactor, format: .jpegXL, metadata: metadata)
+            let image = WebImage(bitmap: try provider.frame(at: 0), scale: options.scaleFactor, format: .jpegXL, metadata: metadata)
+            return provider.color.marking(image)
         }
-        return try WebImage(provider: provider, preloadAllFrames: options.preloadAllFrames, scale: options.scaleFactor, metadata: metadata)
+        let image = try WebImage(provider: provider, preloadAllFrames: options.preloadAllFrames, scale: options.scaleFactor, metadata: metadata)
+        return provider.color.marking(image)
     }
 
     /// Parses `data` (headers only, frames counted and checked against the limits) and returns
@@ -131,7 +133,9 @@ public struct JXLCoder: ProgressiveImageCoder, AnimatedImageCoder {
         format == .jpegXL
     }
 
-    /// Encodes `image` as JPEG XL (an animation when it is animated and `firstFrameOnly` is not set).
+    /// Encodes `image` as JPEG XL (an animation when it is animated and `firstFrameOnly` is not
+    /// set), with its ``/WebImageCore/WebImage/colorProfile`` (when it carries one) as the colour
+    /// encoding.
     /// - Throws: ``/WebImageCore/WebImageError/Code/unsupportedFormat`` for another format,
     ///   ``/WebImageCore/WebImageError/Code/encodingFailed`` for a libjxl failure.
     public func encode(_ image: WebImage, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
@@ -150,7 +154,8 @@ public struct JXLCoder: ProgressiveImageCoder, AnimatedImageCoder {
             lossless: options.context.jxlLossless ?? lossless,
             distance: JXLEncoding.distance(quality: min(1, max(0, options.compressionQuality)) * 100),
             effort: effort,
-            threads: threads
+            threads: threads,
+            iccProfile: image.colorProfile?.data
         )
         return try JXLEncoding.encode(frames, loopCount: image.loopCount ?? 0, settings: settings)
     }

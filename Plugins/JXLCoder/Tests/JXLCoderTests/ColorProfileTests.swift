@@ -30,3 +30,23 @@ struct ColorProfileTests {
         #expect(decoded.bitmap == ColorFixtures.photo)
     }
 }
+
+/// ``ColorProfileHandling/keep`` through the JPEG XL encoder (issue 31).
+@Suite struct JXLColorProfileKeepingTests {
+    @Test func aKeptProfileRoundTripsThroughTheEncoder() throws {
+        var keep = ImageDecodeOptions()
+        keep.colorProfileHandling = .keep
+        let stored = ColorFixtures.intoSpace(ColorFixtures.photo, ColorFixtures.adobeRGB)
+        var image = WebImage(bitmap: stored)
+        image.colorProfile = ColorProfile(data: ColorFixtures.adobeRGB)
+        let jxl = try JXLCoder(lossless: true).encode(image, as: .jpegXL)
+        let kept = try JXLCoder().decode(jxl, options: keep)
+        #expect(kept.bitmap == stored, "lossless: the numbers come back as they were")
+        #expect(kept.colorProfile != nil && !kept.metadata.contains(.colorConverted))
+        let converted = try JXLCoder().decode(jxl)
+        #expect(converted.colorProfile == nil && ColorFixtures.meanDeltaE(converted.bitmap, ColorFixtures.photo) < 1)
+        // Lossy (XYB): libjxl renders into the profile it reports; a default decode is the photo.
+        let lossy = try JXLCoder().encode(image, as: .jpegXL, options: ImageEncodeOptions(compressionQuality: 0.95))
+        #expect(ColorFixtures.meanDeltaE(try JXLCoder().decode(lossy).bitmap, ColorFixtures.photo) < 2)
+    }
+}

@@ -91,25 +91,23 @@ public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
         }
         let size = options.targetPixelSize(for: header.size)
         var bitmap = try WebPStillDecoding.decode(data, header: header, size: size)
-        var metadata: ImageMetadata = size == header.size ? .decoded : [.decoded, .thumbnail]
-        // The ICCP profile to sRGB (the framework's ColorConversion: lcms2).
-        if let profile = WebPColorProfile.read(data), ColorConversion.convert(&bitmap, profile: profile) == .converted {
-            metadata.insert(.colorConverted)
-        }
-        return WebImage(bitmap: bitmap, scale: options.scaleFactor, format: .webp, metadata: metadata)
+        let metadata: ImageMetadata = size == header.size ? .decoded : [.decoded, .thumbnail]
+        // The ICCP profile to sRGB, or kept (the framework's ColorConversion: lcms2).
+        let color = ColorConversion.plan(for: WebPColorProfile.read(data), options: options)
+        color.apply(to: &bitmap)
+        return color.marking(WebImage(bitmap: bitmap, scale: options.scaleFactor, format: .webp, metadata: metadata))
     }
 
     private func decodeAnimation(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
         let provider = try WebPAnimationProvider(data: data, options: options)
-        var metadata: ImageMetadata = provider.isThumbnail ? [.decoded, .thumbnail] : .decoded
-        if provider.convertsColor { metadata.insert(.colorConverted) }
+        let metadata: ImageMetadata = provider.isThumbnail ? [.decoded, .thumbnail] : .decoded
         if provider.frameCount == 1 {
-            return WebImage(bitmap: try provider.frame(at: 0), scale: options.scaleFactor, format: .webp, metadata: metadata)
+            return provider.color.marking(WebImage(bitmap: try provider.frame(at: 0), scale: options.scaleFactor, format: .webp, metadata: metadata))
         }
         let framePixels = provider.pixelSize.pixelCount ?? Int.max
         let (allPixels, overflow) = framePixels.multipliedReportingOverflow(by: provider.frameCount)
         let preload = options.preloadAllFrames && !overflow && allPixels <= options.maxPixelCount
-        return try WebImage(provider: provider, preloadAllFrames: preload, scale: options.scaleFactor, metadata: metadata)
+        return provider.color.marking(try WebImage(provider: provider, preloadAllFrames: preload, scale: options.scaleFactor, metadata: metadata))
     }
 
     /// Parses `data` and returns a provider that decodes frames on demand (a still WebP gives
@@ -165,9 +163,15 @@ public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
                 ? try WebPEncoding.encodeAnimation(frameCount: image.frameCount, frame: frame, loopCount: image.loopCount ?? 0, settings: settings)
                 : try WebPEncoding.encodeStill(try Self.fitted(image.bitmap, maxPixelSize: options.maxPixelSize), settings: settings)
         }
-        let data = try encode(quality)
+        // A kept colour profile goes into an ICCP chunk of every output tried.
+        let encodeTagged = { (quality: Float) throws -> Data in
+            let data = try encode(quality)
+            guard let profile = image.colorProfile?.data else { return data }
+            return try WebPColorProfile.embedding(profile, in: data)
+        }
+        let data = try encodeTagged(quality)
         guard let limit = options.maxFileSize, data.count > limit, !lossless else { return data }
-        return try Self.largestFitting(under: limit, below: Int(quality.rounded(.down)), encode)
+        return try Self.largestFitting(under: limit, below: Int(quality.rounded(.down)), encodeTagged)
     }
 
     /// The output of a whole quality q in `0..<ceiling` whose size is at most `limit` while that

@@ -121,27 +121,48 @@ enum BMPDecoding {
     /// Decodes `data` to a still image. A thumbnail at most a quarter of the source on a side is
     /// made from the rows as they are decoded (``BlockReducer``: the same output as a full decode
     /// reduced with ``BoxReduction/thumbnail(_:to:)``), so no full-size bitmap is allocated.
-    /// The ICC profile a BITMAPV5HEADER embeds (`bV5CSType` `PROFILE_EMBEDDED`, "MBED": the
-    /// profile at `bV5ProfileData` bytes from the header's start, `bV5ProfileSize` long), or
-    /// `nil`. Linked profiles (a file name) and calibrated spaces are not used; `LCS_sRGB` and
-    /// `LCS_WINDOWS_COLOR_SPACE` are sRGB.
-    static func embeddedProfile(_ b: UnsafeRawBufferPointer) -> Data? {
-        guard b.count >= 14 + 124, u32(b, 14) == 124, u32(b, 14 + 56) == 0x4D42_4544 else { return nil }
-        let offset = 14 + Int(u32(b, 14 + 112)), size = Int(u32(b, 14 + 116))
-        guard size > 0, size <= ColorConversion.maximumProfileBytes, offset >= 14 + 124, offset <= b.count - size else { return nil }
-        return Data(b[offset..<(offset + size)])
+    /// The colour profile of a BITMAPV4HEADER or BITMAPV5HEADER, or `nil` (sRGB or untagged):
+    /// - `bV5CSType` `PROFILE_EMBEDDED` ("MBED", V5 only): the profile at `bV5ProfileData` bytes
+    ///   from the header's start, `bV5ProfileSize` long;
+    /// - `LCS_CALIBRATED_RGB` (0): a profile made from `bV5Endpoints` (CIE XYZ, 2.30 fixed
+    ///   point) and the three gammas (16.16), when they describe a colour space; writers that
+    ///   leave them zero (many do) get none;
+    /// - `LCS_sRGB` and `LCS_WINDOWS_COLOR_SPACE` are sRGB; linked profiles (a file name on the
+    ///   writer's machine) are not followed.
+    static func colorProfile(_ b: UnsafeRawBufferPointer) -> Data? {
+        guard b.count >= 14 + 108 else { return nil }
+        let headerSize = u32(b, 14)
+        guard headerSize == 108 || headerSize == 124 else { return nil }
+        switch u32(b, 14 + 56) {
+        case 0x4D42_4544 where headerSize == 124 && b.count >= 14 + 124:
+            let offset = 14 + Int(u32(b, 14 + 112)), size = Int(u32(b, 14 + 116))
+            guard size > 0, size <= ColorConversion.maximumProfileBytes, offset >= 14 + 124, offset <= b.count - size else { return nil }
+            return Data(b[offset..<(offset + size)])
+        case 0:
+            let endpoints = (0..<9).map { Double(u32(b, 14 + 60 + 4 * $0)) / Double(1 << 30) }
+            let gamma = (0..<3).map { Double(u32(b, 14 + 96 + 4 * $0)) / 65536 }
+            return ColorConversion.profile(red: Array(endpoints[0..<3]), green: Array(endpoints[3..<6]), blue: Array(endpoints[6..<9]), gamma: gamma)
+        default:
+            return nil
+        }
     }
 
-    /// `image` converted to sRGB from the file's embedded profile, when it has one that is not sRGB.
-    private static func convertingColor(_ image: WebImage, _ b: UnsafeRawBufferPointer) -> WebImage {
-        guard let profile = embeddedProfile(b) else { return image }
+    /// `image` under the file's colour profile, when it has one: converted to sRGB, or carrying
+    /// it (``/WebImageCore/ColorProfileHandling/keep``).
+    private static func applyingColor(_ image: WebImage, _ b: UnsafeRawBufferPointer, options: ImageDecodeOptions) -> WebImage {
+        guard let profile = colorProfile(b) else { return image }
+        if options.colorProfileHandling == .keep, let kept = ColorConversion.keptProfile(profile) {
+            var image = image
+            image.colorProfile = kept
+            return image
+        }
         var bitmap = image.bitmap
         guard ColorConversion.convert(&bitmap, profile: profile) == .converted else { return image }
         return WebImage(bitmap: bitmap, scale: image.scale, format: .bmp, metadata: image.metadata.union(.colorConverted))
     }
 
     static func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
-        try data.withUnsafeBytes { b in try convertingColor(decodePixels(b, options: options), b) }
+        try data.withUnsafeBytes { b in try applyingColor(decodePixels(b, options: options), b, options: options) }
     }
 
     private static func decodePixels(_ b: UnsafeRawBufferPointer, options: ImageDecodeOptions) throws -> WebImage {

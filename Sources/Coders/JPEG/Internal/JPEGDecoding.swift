@@ -67,6 +67,15 @@ enum JPEGDecoding {
     struct Output {
         var bitmap: Bitmap
         var metadata: ImageMetadata
+        /// The RGB profile kept with ``/WebImageCore/ColorProfileHandling/keep``.
+        var colorProfile: ColorProfile?
+
+        /// The image of this output.
+        func image(scale: Double) -> WebImage {
+            var image = WebImage(bitmap: bitmap, scale: scale, format: .jpeg, metadata: metadata)
+            image.colorProfile = colorProfile
+            return image
+        }
     }
 
     /// Decodes `data`.
@@ -164,7 +173,10 @@ enum JPEGDecoding {
         // An RGB profile that converts: libjpeg outputs RGB rows, converted strip by strip into
         // the RGBA buffer (lcms2 converts RGB input about 1.5 times as fast as RGBA input).
         let isCMYK = info.color_space == Int32(WI_JPEG_COLOR_CMYK) || info.color_space == Int32(WI_JPEG_COLOR_YCCK)
-        let profile: Data? = info.icc.flatMap { icc in info.icc_length > 0 ? Data(bytes: icc, count: info.icc_length) : nil }
+        var profile: Data? = info.icc.flatMap { icc in info.icc_length > 0 ? Data(bytes: icc, count: info.icc_length) : nil }
+        // Keep: an RGB profile is carried, the numbers stay (CMYK is converted all the same).
+        let keptProfile = isCMYK || options.colorProfileHandling != .keep ? nil : profile.flatMap(ColorConversion.keptProfile)
+        if keptProfile != nil { profile = nil }
         let rgbConverter = isCMYK ? nil : profile.flatMap { ColorConversion.converter(for: $0, layout: .rgb) }
         let convertsRGBRows = rgbConverter != nil
         if convertsRGBRows { wi_jpeg_decoder_use_rgb_output(decoder) }
@@ -228,7 +240,7 @@ enum JPEGDecoding {
         if isThumbnail { metadata.insert(.thumbnail) }
         if exhausted { metadata.insert(.incremental) }
         if colorConverted { metadata.insert(.colorConverted) }
-        return Output(bitmap: bitmap, metadata: metadata)
+        return Output(bitmap: bitmap, metadata: metadata, colorProfile: keptProfile)
     }
 
     /// Reads every row libjpeg gives as RGB, 16 at a time, and converts each strip from

@@ -32,6 +32,8 @@ final class APNGProvider: AnimatedImageProvider {
     /// The converter from the file's colour profile when it is not sRGB (`iCCP`, `cICP`): every
     /// frame is converted with it.
     private let colorConverter: ColorConverter?
+    /// The profile the frames keep (``/WebImageCore/ColorProfileHandling/keep``).
+    let colorProfile: ColorProfile?
     /// Each frame's delay as its `fcTL` states it (`delay_num / delay_den` seconds, a zero
     /// denominator meaning 100), 0 for a single frame (the played delay is derived:
     /// ``FrameDuration/played(stated:frameCount:)``).
@@ -44,7 +46,8 @@ final class APNGProvider: AnimatedImageProvider {
     /// - Parameter firstFrameOnly: Expose only the first frame.
     init(data: Data, options: ImageDecodeOptions) throws {
         let file = try data.withUnsafeBytes { try PNGDecoding.parse($0, options: options) }
-        colorConverter = data.withUnsafeBytes { raw in PNGDecoding.colorConverter(file, in: raw) }
+        let color = data.withUnsafeBytes { raw in PNGDecoding.colorPlan(file, in: raw, options: options) }
+        (colorProfile, colorConverter) = (color.keptProfile, color.converter)
         let canvasSize = PixelSize(width: file.header.width, height: file.header.height)
         var frames = file.frames
         if frames.isEmpty {

@@ -90,11 +90,9 @@ enum PNGDecoding {
             // A thumbnail from the rows as they are decoded: no full-size bitmap.
             let source = try InflateSource(bytes: raw, ranges: file.imageData)
             var (bitmap, complete) = try thumbnail(source, format: file.format, hasTransparency: file.hasTransparency, reducer: &reducer)
-            var image = thumbnailImage(bitmap, complete: complete, truncated: file.truncated, options: options)
-            if convertColor(&bitmap, file: file, in: raw) {
-                image = WebImage(bitmap: bitmap, scale: options.scaleFactor, format: .png, metadata: image.metadata.union(.colorConverted))
-            }
-            return image
+            let color = colorPlan(file, in: raw, options: options)
+            color.apply(to: &bitmap)
+            return color.marking(thumbnailImage(bitmap, complete: complete, truncated: file.truncated, options: options))
         }
         let (bytes, complete) = try pixels(raw, file: file, ranges: file.imageData, width: size.width, height: size.height)
         var bitmap = try Bitmap(width: size.width, height: size.height, bytes: bytes, hasAlpha: file.hasTransparency || !complete)
@@ -104,21 +102,14 @@ enum PNGDecoding {
             metadata.insert(.thumbnail)
         }
         if !complete || file.truncated { metadata.insert(.incremental) }
-        if convertColor(&bitmap, file: file, in: raw) { metadata.insert(.colorConverted) }
-        return WebImage(bitmap: bitmap, scale: options.scaleFactor, format: .png, metadata: metadata)
+        let color = colorPlan(file, in: raw, options: options)
+        color.apply(to: &bitmap)
+        return color.marking(WebImage(bitmap: bitmap, scale: options.scaleFactor, format: .png, metadata: metadata))
     }
 
-    /// Converts `bitmap` to sRGB from the file's colour chunks (``PNGColorChunks``); whether it
-    /// did (an sRGB, untagged or unusable file is left as it is).
-    static func convertColor(_ bitmap: inout Bitmap, file: PNGFile, in raw: UnsafeRawBufferPointer) -> Bool {
-        guard let profile = file.color.profile(in: raw) else { return false }
-        return ColorConversion.convert(&bitmap, profile: profile) == .converted
+    /// What the file's colour chunks (``PNGColorChunks``) ask of the decoded pixels under
+    /// `options` (``/WebImageColor/ColorConversion/plan(for:options:)``).
+    static func colorPlan(_ file: PNGFile, in raw: UnsafeRawBufferPointer, options: ImageDecodeOptions) -> ColorPlan {
+        ColorConversion.plan(for: file.color.profile(in: raw), options: options)
     }
-
-    /// The converter from the file's colour profile when it changes pixels (not sRGB, usable),
-    /// for decoders that convert frame after frame.
-    static func colorConverter(_ file: PNGFile, in raw: UnsafeRawBufferPointer) -> ColorConverter? {
-        file.color.profile(in: raw).flatMap { ColorConversion.converter(for: $0, layout: .rgba) }
-    }
-
 }

@@ -10,6 +10,8 @@ import WebImageCore
 /// color type than the ones before it starts the writing over in that type. Each row gets
 /// the filter with the smallest sum of absolute values (the heuristic of libpng and Pillow).
 /// An animation is written as APNG: every frame covers the canvas, dispose none, blend source.
+/// An image that carries a colour profile (``/WebImageCore/WebImage/colorProfile``) gets an
+/// `iCCP` chunk after `IHDR`, and is never written gray (the profile is RGB).
 ///
 /// zlib strategy: the level is the caller's, the strategy is chosen per frame by compressing a
 /// sample of filtered rows (about 64 KiB, spread over the image) both ways. Photographic data
@@ -38,10 +40,11 @@ enum PNGEncoding {
     /// IDAT / fdAT payloads are cut at this size, friendly to streaming readers.
     static let maxChunkPayload = 1 << 20
 
-    static func encode(_ frames: PreparedFrames, loopCount: Int?, level: Int) throws -> Data {
-        var colorType = ColorType.gray
+    static func encode(_ frames: PreparedFrames, loopCount: Int?, level: Int, iccProfile: Data? = nil) throws -> Data {
+        var colorType = iccProfile == nil ? ColorType.gray : .rgb
+        let profileChunk = try iccProfile.map(profileChunkPayload)
         while true {
-            if let output = try encode(frames, loopCount: loopCount, level: level, colorType: &colorType) {
+            if let output = try encode(frames, loopCount: loopCount, level: level, profileChunk: profileChunk, colorType: &colorType) {
                 return output
             }
         }
@@ -52,7 +55,7 @@ enum PNGEncoding {
     /// wider color type than the pass started with: the caller starts again. The result is the
     /// same as choosing over all frames first (the type is the widest any frame needs), without
     /// holding every frame; most animations need one pass, and at most three are made.
-    private static func encode(_ frames: PreparedFrames, loopCount: Int?, level: Int, colorType: inout ColorType) throws -> Data? {
+    private static func encode(_ frames: PreparedFrames, loopCount: Int?, level: Int, profileChunk: Data?, colorType: inout ColorType) throws -> Data? {
         let first = try frames.frame(at: 0)
         let size = first.bitmap.size
         guard !size.isEmpty else {
@@ -70,6 +73,7 @@ enum PNGEncoding {
         header.appendBigEndian(UInt32(height))
         header.append(contentsOf: [8, colorType.rawValue, 0, 0, 0])
         appendChunk("IHDR", header, to: &output)
+        if let profileChunk { appendChunk("iCCP", profileChunk, to: &output) }
         let animated = frames.isAnimated
         var sequence: UInt32 = 0
         if animated {
@@ -130,6 +134,23 @@ enum PNGEncoding {
     }
 
     /// A frame delay as an APNG fraction: milliseconds when they fit 16 bits, else centiseconds.
+    /// The payload of an `iCCP` chunk for `profile`: the name "ICC Profile", a 0, compression
+    /// method 0 and the profile compressed with zlib.
+    static func profileChunkPayload(_ profile: Data) throws -> Data {
+        var bound = compressBound(uLong(profile.count))
+        var compressed = [UInt8](repeating: 0, count: Int(bound))
+        let status = profile.withUnsafeBytes { raw in
+            compress2(&compressed, &bound, raw.bindMemory(to: UInt8.self).baseAddress, uLong(raw.count), Z_BEST_COMPRESSION)
+        }
+        guard status == Z_OK else {
+            throw WebImageError(.encodingFailed, "zlib could not compress the \(profile.count)-byte ICC profile (status \(status))")
+        }
+        var payload = Data("ICC Profile".utf8)
+        payload.append(contentsOf: [0, 0])
+        payload.append(contentsOf: compressed[0..<Int(bound)])
+        return payload
+    }
+
     static func delayFraction(_ seconds: Double) -> (UInt16, UInt16) {
         let milliseconds = (max(0, seconds) * 1000).rounded()
         if milliseconds <= 65535 { return (UInt16(milliseconds), 1000) }

@@ -254,9 +254,11 @@ struct ImageLoadPipeline: Sendable {
     /// Applies the transformer unless the request has none or the image is animated (without
     /// `transformAnimatedImage`) or vector (without `transformVectorImage`).
     ///
-    /// The output keeps the source's ``WebImage/format`` and ``WebImage/extendedData`` unless the
-    /// transformer set them (a format other than ``ImageFormat/undefined``, extended data not
-    /// `nil`), SDWebImage's default: every transformer goes through here, a third party's too.
+    /// The output keeps the source's ``WebImage/format``, ``WebImage/extendedData`` and
+    /// ``WebImage/colorProfile`` unless the transformer set them (a format other than
+    /// ``ImageFormat/undefined``, extended data or a profile not `nil`), SDWebImage's default:
+    /// every transformer goes through here, a third party's too, and one that makes a new image
+    /// of the source's pixels leaves them in the source's colour space.
     /// It is marked ``ImageMetadata/transformed``.
     /// - Returns: The image and whether it was transformed.
     /// The transformer runs on ``BlockingWorkExecutor/processing``, off the concurrency pool.
@@ -273,6 +275,7 @@ struct ImageLoadPipeline: Sendable {
             }
             if output.format == .undefined { output.format = image.format }
             if output.extendedData == nil { output.extendedData = image.extendedData }
+            if output.colorProfile == nil { output.colorProfile = image.colorProfile }
             output.metadata.insert(.transformed)
             return (output, true)
         } catch is CancellationError {

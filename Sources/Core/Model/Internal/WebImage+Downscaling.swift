@@ -15,6 +15,7 @@ extension WebImage {
         }
         var result = try WebImage(frames: frames, loopCount: loopCount, scale: scale, format: format, metadata: metadata.union(.thumbnail))
         result.extendedData = extendedData
+        result.colorProfile = colorProfile
         return result
     }
 }

@@ -26,9 +26,10 @@ final class AVIFDecoderHandle: @unchecked Sendable {
     let statedDurations: [Double]
     /// For error messages: `"AVIF data of 1234 bytes"`.
     let what: String
-    /// The converter of the frames to sRGB, from the `colr` ICC profile or the one the `nclx`
-    /// code points name; `nil` for sRGB (or unspecified) and what is not converted (PQ, HLG).
-    let colorConverter: ColorConverter?
+    /// The frames' colour, from the `colr` ICC profile or the one the `nclx` code points name:
+    /// converted to sRGB, or the profile kept; neither for sRGB (or unspecified) and what is not
+    /// converted (PQ, HLG).
+    let color: ColorPlan
 
     /// `AVIF_DEFAULT_IMAGE_COUNT_LIMIT` (12 hours at 60 fps; a macro Swift does not import).
     private static let libavifDefaultImageCountLimit: UInt32 = 12 * 3600 * 60
@@ -123,7 +124,7 @@ final class AVIFDecoderHandle: @unchecked Sendable {
         self.hasAlpha = decoder.pointee.alphaPresent != 0
         self.depth = Int(image.pointee.depth)
         self.statedDurations = durations
-        self.colorConverter = Self.colorConverter(of: image.pointee)
+        self.color = ColorConversion.plan(for: Self.colorProfile(of: image.pointee), options: options)
         parsed = true
     }
 
@@ -163,20 +164,17 @@ final class AVIFDecoderHandle: @unchecked Sendable {
         }
         let oriented = orientation.apply(to: pixels, size: size)
         var bitmap = try Bitmap(width: displayedSize.width, height: displayedSize.height, bytes: oriented, hasAlpha: hasAlpha)
-        colorConverter?.convert(&bitmap)
+        color.apply(to: &bitmap)
         return bitmap
     }
 
-    /// The converter (see ``colorConverter``): an ICC profile wins over the code points, as in
-    /// browsers; an sRGB or unusable profile gives none, so it costs nothing per frame.
-    private static func colorConverter(of image: avifImage) -> ColorConverter? {
-        let profile: Data?
+    /// The image's colour profile (see ``color``): an ICC profile wins over the code points, as
+    /// in browsers; an sRGB or unusable profile gives no converter, so it costs nothing per frame.
+    private static func colorProfile(of image: avifImage) -> Data? {
         if image.icc.size > 0, let bytes = image.icc.data {
-            profile = Data(bytes: bytes, count: image.icc.size)
-        } else {
-            profile = ColorConversion.profile(primaries: Int(image.colorPrimaries), transfer: Int(image.transferCharacteristics))
+            return Data(bytes: bytes, count: image.icc.size)
         }
-        return profile.flatMap { ColorConversion.converter(for: $0, layout: .rgba) }
+        return ColorConversion.profile(primaries: Int(image.colorPrimaries), transfer: Int(image.transferCharacteristics))
     }
 
     /// The error for a failed parse: libavif refuses files over the limits set on the decoder

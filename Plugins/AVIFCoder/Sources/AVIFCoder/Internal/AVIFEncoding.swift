@@ -14,6 +14,8 @@ enum AVIFEncoding {
         var speed: Int
         /// The most threads the AV1 encoder may use.
         var threads: Int
+        /// An ICC profile to write in a `colr` box (a kept ``/WebImageCore/WebImage/colorProfile``).
+        var iccProfile: Data?
 
         var isLossless: Bool { quality >= 1 }
 
@@ -109,6 +111,9 @@ enum AVIFEncoding {
             throw WebImageError(.encodingFailed, "libavif cannot make a \(bitmap.size) image (out of memory)")
         }
         image.pointee.yuvRange = AVIF_RANGE_FULL
+        if let profile = settings.iccProfile, !profile.isEmpty {
+            profile.withUnsafeBytes { icc in avifImageSetProfileICC(image, icc.bindMemory(to: UInt8.self).baseAddress, icc.count) }
+        }
         if settings.isLossless {
             image.pointee.matrixCoefficients = UInt16(AVIF_MATRIX_COEFFICIENTS_IDENTITY)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import WebImageCore
+import WebImageColor
 
 /// Random access to the frames of an AVIF image sequence (or a still, seen as one frame): the
 /// container is parsed once; frames are decoded by libavif on demand (random access restarts at
@@ -33,15 +34,16 @@ final class AVIFSequenceProvider: AnimatedImageProvider {
         displayedSize = handle.displayedSize
         statedDurations = handle.statedDurations
         pixelSize = options.targetPixelSize(for: handle.displayedSize, frameCount: handle.frameCount)
-        convertsColor = handle.colorConverter != nil
+        color = handle.color
         self.handle = Locked(handle)
     }
 
     /// Whether frames come out smaller than the image.
     var isThumbnail: Bool { pixelSize != displayedSize }
 
-    /// Whether the frames are converted from the file's colour profile (ICC or `nclx`) to sRGB.
-    let convertsColor: Bool
+    /// The frames' colour: converted from the file's colour profile (ICC or `nclx`) to sRGB,
+    /// or the profile kept.
+    let color: ColorPlan
 
     func statedDuration(at index: Int) -> Double {
         guard index >= 0, index < frameCount else { return 0 }

@@ -15,8 +15,8 @@ enum HEIFDecoding {
         var isThumbnail: Bool
         /// Whether it came from a thumbnail image stored in the file.
         var fromEmbeddedThumbnail: Bool
-        /// Whether the pixels were converted from the image's colour profile to sRGB.
-        var colorConverted = false
+        /// What was done with the image's colour profile (converted to sRGB, or kept).
+        var color = ColorPlan.none
     }
 
     /// The most thumbnails looked at in one file (files have 0 or 1).
@@ -60,10 +60,10 @@ enum HEIFDecoding {
                 let full = try decodeHandle(primary, expected: size, what: what, truncated: truncated)
                 output = Output(bitmap: try full.resampled(to: target, filter: .lanczos3), isThumbnail: true, fromEmbeddedThumbnail: false)
             }
-            // The primary image's colour profile to sRGB (a thumbnail item shows the same picture).
-            if let profile = colorProfile(of: primary) {
-                output.colorConverted = ColorConversion.convert(&output.bitmap, profile: profile) == .converted
-            }
+            // The primary image's colour profile to sRGB, or kept (a thumbnail item shows the
+            // same picture).
+            output.color = ColorConversion.plan(for: colorProfile(of: primary), options: options)
+            output.color.apply(to: &output.bitmap)
             return output
         }
     }

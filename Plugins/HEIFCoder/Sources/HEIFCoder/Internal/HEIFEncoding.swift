@@ -10,6 +10,8 @@ enum HEIFEncoding {
         var quality: Int
         /// The box (side in pixels) of an embedded thumbnail, or `nil` for none.
         var thumbnailSide: Int?
+        /// An ICC profile to write in a `colr` box (a kept ``/WebImageCore/WebImage/colorProfile``).
+        var iccProfile: Data?
     }
 
     /// The largest side libheif's HEVC path takes in one image (x265's limit is 16888; libheif
@@ -37,6 +39,11 @@ enum HEIFEncoding {
 
         let image = try makeImage(bitmap)
         defer { heif_image_release(image) }
+        if let profile = settings.iccProfile, !profile.isEmpty {
+            try profile.withUnsafeBytes { icc in
+                try HEIFStatus.checkEncoding(heif_image_set_raw_color_profile(image, "prof", icc.baseAddress, icc.count), "attach a \(profile.count)-byte ICC profile")
+            }
+        }
         guard let encodingOptions = heif_encoding_options_alloc() else {
             throw WebImageError(.encodingFailed, "libheif is out of memory")
         }

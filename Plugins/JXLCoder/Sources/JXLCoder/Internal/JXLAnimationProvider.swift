@@ -1,5 +1,6 @@
 import Foundation
 import WebImageCore
+import WebImageColor
 
 /// Random access to the frames of a JPEG XL animation (or a still seen as one frame).
 ///
@@ -23,6 +24,10 @@ final class JXLAnimationProvider: AnimatedImageProvider {
     private let durations: [Double]
     private let renderer: Locked<JXLFrameRenderer>
 
+    /// The frames' colour: converted to sRGB, or the profile kept (known once a frame has been
+    /// rendered).
+    var color: ColorPlan { renderer.withLock { $0.color } }
+
     /// Parses `data` (headers only) and checks the limits.
     /// - Throws: ``WebImageError/Code/badImageData``, ``WebImageError/Code/imageTooLarge``.
     init(data: Data, options: ImageDecodeOptions, threads: Int) throws {
@@ -45,7 +50,7 @@ final class JXLAnimationProvider: AnimatedImageProvider {
         self.frameCount = frameCount
         self.loopCount = frameCount > 1 ? info.loopCount : nil
         self.durations = frameCount > 1 ? ticks.map { Double($0) * info.secondsPerTick } : [0]
-        self.renderer = Locked(try JXLFrameRenderer(data: data, info: info, applyOrientation: options.applyOrientation, threads: threads, what: what))
+        self.renderer = Locked(try JXLFrameRenderer(data: data, info: info, applyOrientation: options.applyOrientation, threads: threads, what: what, colorProfileHandling: options.colorProfileHandling))
     }
 
     /// Whether frames come out smaller than the canvas.

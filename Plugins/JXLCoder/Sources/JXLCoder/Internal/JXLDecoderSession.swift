@@ -27,8 +27,11 @@ final class JXLDecoderSession: @unchecked Sendable {
     /// file's own profile for a lossless or ICC-tagged file, what libjxl renders XYB into
     /// otherwise), once the colour encoding has been read by ``render()``.
     private(set) var outputProfile: Data?
-    /// Whether the last frame rendered was converted from ``outputProfile`` to sRGB.
-    var convertedColor = false
+    /// What the frames' colour gets under ``colorProfileHandling``: converted from
+    /// ``outputProfile`` to sRGB, or the profile kept; made when the colour encoding is read.
+    private(set) var color = ColorPlan.none
+    /// Convert the frames to sRGB or keep their profile.
+    private let colorProfileHandling: ColorProfileHandling
     private let decoder: OpaquePointer
     private let runner: UnsafeMutableRawPointer?
 
@@ -38,8 +41,9 @@ final class JXLDecoderSession: @unchecked Sendable {
     ///   - threads: Worker threads of libjxl's thread runner; 1 or less: no runner, the
     ///     caller's thread decodes.
     /// - Throws: ``WebImageError/Code/badImageData`` when libjxl cannot make a decoder.
-    init(pixels: Bool, applyOrientation: Bool, threads: Int, what: String) throws {
+    init(pixels: Bool, applyOrientation: Bool, threads: Int, what: String, colorProfileHandling: ColorProfileHandling = .convertToSRGB) throws {
         self.what = what
+        self.colorProfileHandling = colorProfileHandling
         guard let decoder = JxlDecoderCreate(nil) else {
             throw WebImageError(.badImageData, "\(what): libjxl cannot make a decoder (out of memory?)")
         }
@@ -99,6 +103,7 @@ final class JXLDecoderSession: @unchecked Sendable {
                 continue
             case JXL_DEC_COLOR_ENCODING:
                 outputProfile = readOutputProfile()
+                color = ColorConversion.plan(for: outputProfile, handling: colorProfileHandling)
             case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
                 guard let size = info?.outputSize else {
                     throw WebImageError(.badImageData, "\(what): pixels before the basic info")

@@ -3,7 +3,8 @@ import Foundation
 import WebImageCore
 
 /// Encoding with libjxl's `JxlEncoder`: a still or an animation of RGBA8 (or RGB8 for opaque
-/// images) frames in sRGB, lossless (modular, exact) or lossy (VarDCT at a Butteraugli distance).
+/// images) frames in sRGB (or in the ICC profile the image keeps), lossless (modular, exact) or
+/// lossy (VarDCT at a Butteraugli distance).
 enum JXLEncoding {
     /// How to encode.
     struct Settings: Sendable {
@@ -15,6 +16,9 @@ enum JXLEncoding {
         var effort: Int
         /// Worker threads of libjxl's thread runner (1: none).
         var threads: Int
+        /// The ICC profile the pixels are in (a kept ``/WebImageCore/WebImage/colorProfile``),
+        /// written as the image's colour encoding; `nil`: sRGB.
+        var iccProfile: Data?
     }
 
     /// The distance for a quality 0...100, as cjxl maps its `--quality`: 100 gives 0.1,
@@ -75,9 +79,15 @@ enum JXLEncoding {
             channel.bits_per_sample = 8
             try check(JxlEncoderSetExtraChannelInfo(encoder, 0, &channel), encoder, "describe the alpha channel of \(what)")
         }
-        var color = JxlColorEncoding()
-        JxlColorEncodingSetToSRGB(&color, 0)
-        try check(JxlEncoderSetColorEncoding(encoder, &color), encoder, "set the sRGB color encoding of \(what)")
+        if let profile = settings.iccProfile, !profile.isEmpty {
+            try profile.withUnsafeBytes { icc in
+                try check(JxlEncoderSetICCProfile(encoder, icc.bindMemory(to: UInt8.self).baseAddress, icc.count), encoder, "set the \(profile.count)-byte ICC profile of \(what)")
+            }
+        } else {
+            var color = JxlColorEncoding()
+            JxlColorEncodingSetToSRGB(&color, 0)
+            try check(JxlEncoderSetColorEncoding(encoder, &color), encoder, "set the sRGB color encoding of \(what)")
+        }
 
         guard let frameSettings = JxlEncoderFrameSettingsCreate(encoder, nil) else {
             throw WebImageError(.encodingFailed, "libjxl cannot make the frame settings of \(what)")

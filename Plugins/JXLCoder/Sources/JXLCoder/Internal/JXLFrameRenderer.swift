@@ -1,5 +1,6 @@
 import Foundation
 import WebImageCore
+import WebImageColor
 
 /// Renders the frames of one JPEG XL file on demand, with one decoder kept between calls:
 /// frames asked in order (as an animation plays) continue where the last one ended; a later
@@ -18,9 +19,13 @@ final class JXLFrameRenderer: @unchecked Sendable {
     private let count: Int
     /// Whether the session stopped inside a failed frame (the next call starts a new one).
     private var needsRewind = false
+    private let colorProfileHandling: ColorProfileHandling
+
+    /// The frames' colour (``JXLDecoderSession/color``), once a frame has been rendered.
+    var color: ColorPlan { session.color }
 
     /// - Throws: ``WebImageError/Code/badImageData`` when libjxl cannot read the headers.
-    init(data: Data, info: JXLImageInfo, applyOrientation: Bool, threads: Int, what: String) throws {
+    init(data: Data, info: JXLImageInfo, applyOrientation: Bool, threads: Int, what: String, colorProfileHandling: ColorProfileHandling) throws {
         let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
         data.withUnsafeBytes { raw in
             if let base = raw.baseAddress { bytes.baseAddress?.copyMemory(from: base, byteCount: raw.count) }
@@ -31,8 +36,9 @@ final class JXLFrameRenderer: @unchecked Sendable {
         self.threads = threads
         self.what = what
         self.count = data.count
+        self.colorProfileHandling = colorProfileHandling
         do {
-            session = try Self.makeSession(bytes: UnsafeRawBufferPointer(rebasing: bytes[0..<data.count]), applyOrientation: applyOrientation, threads: threads, what: what)
+            session = try Self.makeSession(bytes: UnsafeRawBufferPointer(rebasing: bytes[0..<data.count]), applyOrientation: applyOrientation, threads: threads, what: what, colorProfileHandling: colorProfileHandling)
         } catch {
             bytes.deallocate()
             throw error
@@ -41,8 +47,8 @@ final class JXLFrameRenderer: @unchecked Sendable {
 
     deinit { bytes.deallocate() }
 
-    private static func makeSession(bytes: UnsafeRawBufferPointer, applyOrientation: Bool, threads: Int, what: String) throws -> JXLDecoderSession {
-        let session = try JXLDecoderSession(pixels: true, applyOrientation: applyOrientation, threads: threads, what: what)
+    private static func makeSession(bytes: UnsafeRawBufferPointer, applyOrientation: Bool, threads: Int, what: String, colorProfileHandling: ColorProfileHandling) throws -> JXLDecoderSession {
+        let session = try JXLDecoderSession(pixels: true, applyOrientation: applyOrientation, threads: threads, what: what, colorProfileHandling: colorProfileHandling)
         try session.setInput(bytes)
         _ = try session.readInfo()
         return session
@@ -53,7 +59,7 @@ final class JXLFrameRenderer: @unchecked Sendable {
     func frame(at index: Int) throws -> Bitmap {
         if needsRewind || index < session.nextFrame {
             // A new decoder: after JxlDecoderRewind, libjxl 0.7 delivered no frame (seen in testing).
-            session = try Self.makeSession(bytes: UnsafeRawBufferPointer(rebasing: bytes[0..<count]), applyOrientation: applyOrientation, threads: threads, what: what)
+            session = try Self.makeSession(bytes: UnsafeRawBufferPointer(rebasing: bytes[0..<count]), applyOrientation: applyOrientation, threads: threads, what: what, colorProfileHandling: colorProfileHandling)
             needsRewind = false
         }
         session.skip(index - session.nextFrame)

@@ -21,7 +21,8 @@ final class WebPAnimationProvider: AnimatedImageProvider {
     let hasAlpha: Bool
     private let frames: [WebPFrameInfo]
     /// The converter from the file's ICC profile when it is not sRGB: every frame goes through it.
-    private let colorConverter: ColorConverter?
+    /// The frames' colour: converted to sRGB from the `ICCP` profile, or the profile kept.
+    let color: ColorPlan
     private let canvas: Locked<AnimationCanvas>
 
     /// Parses `data` and checks the canvas against the pixel limit, then the frame count and the
@@ -50,11 +51,8 @@ final class WebPAnimationProvider: AnimatedImageProvider {
         self.pixelSize = options.targetPixelSize(for: canvasSize, frameCount: container.frames.count)
         self.canvas = Locked(try AnimationCanvas(width: canvasSize.width, height: canvasSize.height, frames: container.frames.map(\.layout)))
         // An sRGB or unusable profile gives no converter.
-        self.colorConverter = WebPColorProfile.read(data).flatMap { ColorConversion.converter(for: $0, layout: .rgba) }
+        self.color = ColorConversion.plan(for: WebPColorProfile.read(data), options: options)
     }
-
-    /// Whether the frames are converted from an ICC profile to sRGB.
-    var convertsColor: Bool { colorConverter != nil }
 
     /// Throws ``WebImageError/Code/imageTooLarge`` when an animation of `frameCount` frames has
     /// more than `options.maxFrameCount` frames, or when its frames together have more source
@@ -101,7 +99,7 @@ final class WebPAnimationProvider: AnimatedImageProvider {
             return canvas.takePixels()  // the canvas's buffer itself when no later frame needs it
         }
         var bitmap = try Bitmap(width: canvasSize.width, height: canvasSize.height, bytes: pixels, hasAlpha: hasAlpha)
-        colorConverter?.convert(&bitmap)
+        color.apply(to: &bitmap)
         if bitmap.size == pixelSize { return bitmap }
         return try bitmap.resampled(to: pixelSize, filter: .lanczos3)
     }

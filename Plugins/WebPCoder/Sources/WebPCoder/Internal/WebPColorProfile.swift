@@ -1,4 +1,6 @@
+import CWebP
 import Foundation
+import WebImageCore
 
 /// The ICC profile of a WebP file: the `ICCP` chunk of the extended format (after `VP8X`,
 /// whose flags say a profile is there).
@@ -25,6 +27,31 @@ enum WebPColorProfile {
                 offset = start + size + (size & 1)
             }
             return nil
+        }
+    }
+
+    /// `data` (a WebP file libwebp wrote) with `profile` in an `ICCP` chunk: libwebpmux turns a
+    /// simple-format file into the extended one (`VP8X` with the ICC flag) and puts the chunk
+    /// where the specification says.
+    /// - Throws: ``/WebImageCore/WebImageError/Code/encodingFailed`` when libwebpmux refuses.
+    static func embedding(_ profile: Data, in data: Data) throws -> Data {
+        try data.withUnsafeBytes { image in
+            try profile.withUnsafeBytes { icc in
+                var bitstream = WebPData(bytes: image.bindMemory(to: UInt8.self).baseAddress, size: image.count)
+                guard let mux = WebPMuxCreate(&bitstream, 0) else {
+                    throw WebImageError(.encodingFailed, "libwebpmux cannot read the \(data.count)-byte WebP it is to add an ICC profile to")
+                }
+                defer { WebPMuxDelete(mux) }
+                var chunk = WebPData(bytes: icc.bindMemory(to: UInt8.self).baseAddress, size: icc.count)
+                var output = WebPData()
+                defer { WebPDataClear(&output) }
+                let set = WebPMuxSetChunk(mux, "ICCP", &chunk, 0)
+                let assembled = set == WEBP_MUX_OK ? WebPMuxAssemble(mux, &output) : set
+                guard assembled == WEBP_MUX_OK, let bytes = output.bytes else {
+                    throw WebImageError(.encodingFailed, "libwebpmux could not add the \(profile.count)-byte ICC profile to a WebP (error \(assembled.rawValue))")
+                }
+                return Data(bytes: bytes, count: output.size)
+            }
         }
     }
 }
