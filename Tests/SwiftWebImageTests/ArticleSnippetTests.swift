@@ -172,6 +172,26 @@ final class MyLoader: ImageLoader {
         #expect(ColorFixtures.meanDeltaE(bitmap, ColorFixtures.photo) < 1)
     }
 
+    @Test(arguments: [ColorProfileHandling.convertToSRGB, .keep])
+    func colorPlanInACoder(handling: ColorProfileHandling) throws {
+        let decodedBitmap = ColorFixtures.intoSpace(ColorFixtures.photo, ColorFixtures.adobeRGB)
+        let embeddedProfile: Data? = ColorFixtures.adobeRGB
+        var options = ImageDecodeOptions()
+        options.colorProfileHandling = handling
+        // DOCS color-plan begin
+        var bitmap = decodedBitmap
+        let plan = ColorConversion.plan(for: embeddedProfile, options: options)
+        plan.apply(to: &bitmap)   // converts, unless the profile is kept (or sRGB, or unusable)
+        let image = plan.marking(WebImage(bitmap: bitmap, format: .png))
+        // image.colorProfile is the kept profile; image.metadata has .colorConverted when converted
+        // DOCS color-plan end
+        if handling == .keep {
+            #expect(image.colorProfile?.data == ColorFixtures.adobeRGB && image.bitmap == decodedBitmap)
+        } else {
+            #expect(image.metadata.contains(.colorConverted) && ColorFixtures.meanDeltaE(image.bitmap, ColorFixtures.photo) < 1)
+        }
+    }
+
     @Test func gettingStartedCoder() throws {
         defer { CodersManager.shared.removeAll { $0 is SolidColorCoder } }
         // DOCS getting-started-coder begin

@@ -55,7 +55,9 @@ public import SwiftWebImage
 /// is GIF (a negotiated animated GIF stays GIF); other outputs get its first frame. SVG sources
 /// are refused (`422`), never passed through. The quality is `quality(N)` or
 /// ``ImageServerConfiguration/defaultQuality``; `max_bytes(N)` is the encoder's size target.
-/// The encoders write no EXIF or ICC data, so `strip_exif()` and `strip_icc()` hold already.
+/// The encoders write no EXIF data, so `strip_exif()` holds already; they embed an ICC profile
+/// only when the server keeps profiles (``ImageServerConfiguration/colorProfileHandling``), and
+/// `strip_icc()` drops it.
 ///
 /// Errors are short `text/plain` bodies with their status: 400 malformed URL or arguments, 403
 /// unsigned, bad signature, or refused source, 404 missing source, 405 method, 413 source bytes
