@@ -113,6 +113,10 @@ import WebImageColor
         #expect(ColorFixtures.meanDeltaE(converted.bitmap, ColorFixtures.photo) < 1)
         let kept = try BMPCoder().decode(bmp, options: Self.keep)
         #expect(kept.bitmap == Self.stored && kept.colorProfile?.description == "Calibrated RGB")
+        // The BMP encoder embeds a kept profile (BITMAPV5HEADER, PROFILE_EMBEDDED).
+        let written = try BMPCoder().encode(kept, as: .bmp)
+        #expect(try BMPCoder().decode(written, options: Self.keep).colorProfile == kept.colorProfile)
+        #expect(ColorFixtures.meanDeltaE(try BMPCoder().decode(written).bitmap, ColorFixtures.photo) < 1)
         // Zero endpoints (what many writers leave): untagged.
         let zero = try BMPCoder().decode(ColorFixtures.calibratedBMP(Self.stored, endpoints: Array(repeating: 0, count: 9), gamma: 0))
         #expect(!zero.metadata.contains(.colorConverted) && zero.bitmap == Self.stored)

@@ -42,7 +42,9 @@ public struct BMPCoder: ImageCoder {
         format == .bmp
     }
 
-    /// Encodes the first frame of `image` as a 32-bit BMP with alpha.
+    /// Encodes the first frame of `image` as a 32-bit BMP with alpha: a BITMAPV4HEADER marked
+    /// sRGB, or, for an image that carries a ``/WebImageCore/WebImage/colorProfile``, a
+    /// BITMAPV5HEADER with the profile embedded (`PROFILE_EMBEDDED`) after the pixels.
     /// - Throws: ``/WebImageCore/WebImageError/Code/unsupportedFormat`` for another format,
     ///   ``/WebImageCore/WebImageError/Code/encodingFailed`` for an image over the format's 2 GiB limit.
     public func encode(_ image: WebImage, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
@@ -50,17 +52,20 @@ public struct BMPCoder: ImageCoder {
             throw WebImageError(.unsupportedFormat, "BMPCoder cannot encode \(format)")
         }
         let bitmap = try EncodingPreparation.bitmap(of: image, maxPixelSize: options.maxPixelSize)
-        let headerSize = 14 + 108
+        let profile = image.colorProfile?.data
+        let infoSize = profile == nil ? 108 : 124
+        let headerSize = 14 + infoSize
         let (pixelBytes, overflow) = bitmap.width.multipliedReportingOverflow(by: bitmap.height * 4)
-        guard !overflow, pixelBytes + headerSize <= Int(Int32.max), bitmap.width > 0, bitmap.height > 0 else {
+        let fileSize = pixelBytes + headerSize + (profile?.count ?? 0)
+        guard !overflow, fileSize <= Int(Int32.max), bitmap.width > 0, bitmap.height > 0 else {
             throw WebImageError(.encodingFailed, "BMP cannot hold a \(bitmap.size) image")
         }
-        var data = Data(capacity: headerSize + pixelBytes)
+        var data = Data(capacity: fileSize)
         data.append(contentsOf: [0x42, 0x4D])
-        data.appendLittleEndian(UInt32(headerSize + pixelBytes))
+        data.appendLittleEndian(UInt32(fileSize))
         data.appendLittleEndian(UInt32(0))
         data.appendLittleEndian(UInt32(headerSize))
-        data.appendLittleEndian(UInt32(108))
+        data.appendLittleEndian(UInt32(infoSize))
         data.appendLittleEndian(Int32(bitmap.width))
         data.appendLittleEndian(Int32(bitmap.height))
         data.appendLittleEndian(UInt16(1))
@@ -72,8 +77,17 @@ public struct BMPCoder: ImageCoder {
         data.appendLittleEndian(UInt32(0))
         data.appendLittleEndian(UInt32(0))
         for mask: UInt32 in [0x00FF_0000, 0x0000_FF00, 0x0000_00FF, 0xFF00_0000] { data.appendLittleEndian(mask) }
-        data.append(contentsOf: Array("BGRs".utf8))  // LCS_sRGB, little-endian 'sRGB'
-        data.append(contentsOf: [UInt8](repeating: 0, count: 48))  // endpoints and gamma: unused for sRGB
+        if let profile {
+            data.append(contentsOf: Array("DEBM".utf8))  // PROFILE_EMBEDDED, little-endian 'MBED'
+            data.append(contentsOf: [UInt8](repeating: 0, count: 48))  // endpoints and gamma: unused
+            data.appendLittleEndian(UInt32(4))  // LCS_GM_IMAGES (perceptual)
+            data.appendLittleEndian(UInt32(infoSize + pixelBytes))  // the profile, from the header's start
+            data.appendLittleEndian(UInt32(profile.count))
+            data.appendLittleEndian(UInt32(0))
+        } else {
+            data.append(contentsOf: Array("BGRs".utf8))  // LCS_sRGB, little-endian 'sRGB'
+            data.append(contentsOf: [UInt8](repeating: 0, count: 48))  // endpoints and gamma: unused for sRGB
+        }
         var pixels = [UInt8](repeating: 0, count: pixelBytes)
         bitmap.bytes.withUnsafeBufferPointer { source in
             pixels.withUnsafeMutableBufferPointer { target in
@@ -90,6 +104,7 @@ public struct BMPCoder: ImageCoder {
             }
         }
         data.append(contentsOf: pixels)
+        if let profile { data.append(profile) }
         return data
     }
 }
