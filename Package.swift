@@ -52,6 +52,7 @@ let package = Package(
         // Mocks and contract suites, public so that plug-in packages can run the same contracts.
         .library(name: "WebImageTestSupport", targets: ["WebImageTestSupport"]),
         .library(name: "WebImageServer", targets: ["WebImageServer"]),
+        .library(name: "WebImageServe", targets: ["WebImageServe"]),
         .library(name: "WebImageHTTPServer", targets: ["WebImageHTTPServer"]),
         .executable(name: "webimage", targets: ["webimage"]),
         // Release-mode benchmarks against Pillow, NSCache, FileManager and curl (scripts/bench).
@@ -81,6 +82,9 @@ let package = Package(
         .target(name: "WebImageServer", dependencies: ["SwiftWebImage"], path: "Sources/Server", swiftSettings: strictSettings),
         // An HTTP/1.1 server on libmicrohttpd that runs any ServerRequestHandler (`webimage serve`).
         .target(name: "WebImageHTTPServer", dependencies: ["WebImageServer", "CMicroHTTPD"], path: "Sources/HTTPServer", swiftSettings: strictSettings),
+        // Serving as a whole (issue 32): the configuration with its defaults, the cache topology
+        // and memory split, Redis layering, the access log; `webimage serve` only parses into it.
+        .target(name: "WebImageServe", dependencies: ["SwiftWebImage", "WebImageServer", "WebImageHTTPServer", "RedisCache"], path: "Sources/Serve", swiftSettings: strictSettings),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
         .target(
             name: "SwiftWebImage",
@@ -95,7 +99,7 @@ let package = Package(
         // for `--redis` (a plug-in target of this package, as the plug-in coders are).
         .target(
             name: "WebImageCLIKit",
-            dependencies: ["SwiftWebImage", "WebImageLoopbackServer", "WebImageServer", "WebImageHTTPServer", "RedisCache"] + cliPluginCoders,
+            dependencies: ["SwiftWebImage", "WebImageLoopbackServer", "WebImageServer", "WebImageHTTPServer", "WebImageServe", "RedisCache"] + cliPluginCoders,
             path: "Sources/CLIKit",
             swiftSettings: strictSettings
         ),
@@ -121,6 +125,7 @@ let package = Package(
         .testTarget(name: "WebImageTransformersTests", dependencies: ["WebImageTransformers", "WebImageTestSupport"], swiftSettings: strictSettings),
         // WebPCoder and AVIFCoder: the serving tests negotiate and encode those formats.
         .testTarget(name: "WebImageServerTests", dependencies: ["WebImageServer", "WebImageTestSupport", "WebPCoder", "AVIFCoder"], swiftSettings: strictSettings),
+        .testTarget(name: "WebImageServeTests", dependencies: ["WebImageServe", "WebImageTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "WebImageHTTPServerTests", dependencies: ["WebImageHTTPServer", "WebImageTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "SwiftWebImageTests", dependencies: ["SwiftWebImage", "WebImageTestSupport"], swiftSettings: strictSettings),
         // Depends on the executable so that it is built with the tests (they run it as a subprocess).

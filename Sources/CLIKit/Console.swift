@@ -1,4 +1,5 @@
 import WebImageCore
+import WebImageServe
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,16 +1,19 @@
 import Foundation
 import SwiftWebImage
 import WebImageHTTPServer
+import WebImageServe
 import WebImageServer
 import WebPCoder
 
 /// `webimage serve [options]`: a thumbor-compatible image server (``/WebImageServer/ImageServer``
 /// on ``/WebImageHTTPServer/HTTPServer``, libmicrohttpd).
 ///
-/// - Builds an ``ImageManager`` over the caches of ``ServeCaches`` for originals, the image
-///   server over it (whose downloader refuses non-public addresses unless
-///   `--allow-private-sources`, stops at `--max-source-bytes` and, from ``ServeOptions``, gives
-///   up after `--timeout`), its access log (``ServeAccessLog``), and the HTTP server.
+/// - Parses the options (``ServeOptions``) into the serving library's configuration and builds
+///   an ``/WebImageServe/ImageServe`` from it: the caches (``/WebImageServe/ImageServeCaches``),
+///   an ``ImageManager`` over the originals, the image server over it (whose downloader refuses
+///   non-public addresses unless `--allow-private-sources`, stops at `--max-source-bytes` and
+///   gives up after `--timeout`), its access log and the HTTP server. Decoding and encoding use
+///   a coders manager of its own (``coders(webpMethod:)``).
 /// - Prints `webimage serve: listening on http://HOST:PORT` on standard output once it accepts
 ///   connections (with `--port 0`, the port the system picked), then a line on where its caches
 ///   are on standard error.
@@ -123,52 +126,42 @@ struct ServeCommand: Command {
             }
         }
         do {
-            try server.http.start()
+            try server.start()
         } catch {
             throw CLIError.failure("\(Self.name): cannot listen on \(options.http.host) port \(options.http.port): \(ErrorReport(error).message)")
         }
         let host = options.http.host.contains(":") ? "[\(options.http.host)]" : options.http.host
-        console.print("webimage \(Self.name): listening on http://\(host):\(server.http.port)")
+        console.print("webimage \(Self.name): listening on http://\(host):\(server.port)")
         console.printError("webimage \(Self.name): caches: \(server.caches.summary); \(options.server.securityKey == nil ? "unsigned URLs only" : options.server.allowsUnsigned ? "signed and unsigned URLs" : "signed URLs only")")
         await stopping.wait()
         // In-flight requests end within their deadline; a little more for the answers to go out.
-        await server.http.shutdown(gracePeriod: options.server.requestTimeout + .seconds(5))
+        await server.shutdown()
         console.printError("webimage \(Self.name): stopped")
         return ExitStatus.success
     }
 
-    /// What `run` starts: the HTTP server and the caches under it.
-    struct Server: Sendable {
-        /// The HTTP server (not yet started).
-        let http: HTTPServer
-        /// The caches of the handler.
-        let caches: ServeCaches
+    /// Builds the server `options` describe, not yet listening: the library's
+    /// ``/WebImageServe/ImageServe`` with the coders ``coders(webpMethod:)`` makes.
+    /// - Throws: ``CLIError`` when the access log cannot be opened.
+    static func makeServer(_ options: ServeOptions, command: String) throws(CLIError) -> ImageServe {
+        var configuration = options.serve
+        configuration.coder = coders(webpMethod: options.webpMethod)
+        do {
+            return try ImageServe(configuration: configuration)
+        } catch {
+            throw .failure("\(command): \(error.message)")
+        }
     }
 
-    /// Builds the parts `options` describe, not yet listening.
-    /// - Throws: ``CLIError`` when the access log cannot be opened.
-    static func makeServer(_ options: ServeOptions, command: String) throws(CLIError) -> Server {
-        let caches = ServeCaches(options)
-        var configuration = options.server
-        switch options.accessLog {
-        case .standardError:
-            let log = ServeAccessLog(descriptor: STDERR_FILENO, closing: false)
-            configuration.accessLog = { log.write($0) }
-        case .file(let path):
-            let log = try ServeAccessLog.appending(to: path, command: command)
-            configuration.accessLog = { log.write($0) }
-        case .off:
-            configuration.accessLog = nil
+    /// The coders `webimage serve` decodes and encodes with: the built-in coders and the
+    /// plug-in coders (``PluginCoders``), WebP with `--webp-method`. A manager of its own: the
+    /// server changes no shared manager, and the WIRL demo format is not among them.
+    static func coders(webpMethod: Int) -> CodersManager {
+        let coders = CodersManager(BuiltInCoders.all + PluginCoders.all.map(\.coder))
+        if webpMethod != 4 {
+            // Added last, so it is asked first for WebP.
+            coders.add(WebPCoder(method: webpMethod))
         }
-        // The image server hands the manager its own loaders per request (the downloader with
-        // the address guard and the size limit, the file loader under the root): the manager
-        // needs none of its own, only the caches.
-        let manager = ImageManager(cache: caches.originals, loader: LoadersManager())
-        if options.webpMethod != 4 {
-            // Added last, so the coders manager asks it first for WebP.
-            CodersManager.shared.add(WebPCoder(method: options.webpMethod))
-        }
-        let images = ImageServer(configuration: configuration, manager: manager, resultCache: caches.results)
-        return Server(http: HTTPServer(configuration: options.http, handler: images), caches: caches)
+        return coders
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import RedisCache
 import SwiftWebImage
 import WebImageHTTPServer
+import WebImageServe
 import WebImageServer
 
 /// Everything `webimage serve` is told on its command line and in its environment, checked and
@@ -14,46 +15,22 @@ import WebImageServer
 /// Decisions:
 /// - No key and no `--allow-unsigned` is a usage error: such a server would refuse every image
 ///   URL, which is never what someone starting it wants.
-/// - `--memory-cache-mb` and `--disk-cache-mb` are totals: decoded originals get half of the
-///   memory, the image server's reduced copies of them and its tier of encoded results a quarter
-///   each; originals and results get half of the disk each.
+/// - `--memory-cache-mb` and `--disk-cache-mb` are totals, split by the library
+///   (``/WebImageServe/ImageServeConfiguration``): decoded originals get half of the memory, the
+///   image server's reduced copies of them and its tier of encoded results a quarter each;
+///   originals and results get half of the disk each.
+@dynamicMemberLookup
 struct ServeOptions: Sendable {
-    /// Where the caches live.
-    enum CacheLocation: Sendable, Equatable {
-        /// `$XDG_CACHE_HOME/swiftwebimage/serve-originals` and `serve-results` (or under `~/.cache`).
-        case standard
-        /// `DIR/originals` and `DIR/results`.
-        case directory(URL)
-        /// `--no-cache`: no memory or disk cache (Redis still, with `--redis`).
-        case disabled
+    /// The server the options describe (the library's configuration; every part of it reads as
+    /// a member of the options: `options.server`, `options.http`, `options.memoryCacheBytes`...).
+    var serve = ImageServeConfiguration()
+
+    /// A part of ``serve``.
+    subscript<Value>(dynamicMember keyPath: WritableKeyPath<ImageServeConfiguration, Value>) -> Value {
+        get { serve[keyPath: keyPath] }
+        set { serve[keyPath: keyPath] = newValue }
     }
 
-    /// Where the access log goes.
-    enum AccessLog: Sendable, Equatable {
-        /// Standard error (the default).
-        case standardError
-        /// Appended to this file.
-        case file(String)
-        /// Not written.
-        case off
-    }
-
-    /// The handler's configuration.
-    var server = ImageServerConfiguration()
-    /// The HTTP server's configuration (port 8888 on every interface by default).
-    var http = HTTPServerConfiguration()
-    /// Where the caches live.
-    var cacheLocation = CacheLocation.standard
-    /// The memory the caches may hold, in bytes, over both.
-    var memoryCacheBytes = 512 << 20
-    /// The disk the caches may use, in bytes, over both.
-    var diskCacheBytes = 2048 << 20
-    /// The Redis server of `--redis`, or `nil`.
-    var redis: RedisClient.Configuration?
-    /// The Redis namespace prefix (`<prefix>-originals`, `<prefix>-results`).
-    var redisNamespace = "webimage-serve"
-    /// Where the access log goes.
-    var accessLog = AccessLog.standardError
     /// libwebp's encoding method for WebP answers, 0 (fastest) to 6 (smallest); 4 is libwebp's
     /// and Pillow's default, which thumbor uses. 2 takes about half the encoder's time for
     /// files about 10% larger (a 512x384 photo: 13.9 ms and 14.3 KB at 4, 6.5 ms and 15.8 KB
@@ -91,36 +68,36 @@ struct ServeOptions: Sendable {
         // Where to listen.
         if let host = arguments.value("--host") {
             guard !host.isEmpty else { throw .usage("\(command): --host needs an address (0.0.0.0, 127.0.0.1, ::)") }
-            http.host = host
+            serve.http.host = host
         }
-        http.port = try Self.integer(arguments, "--port", in: 0...65535, command: command) ?? http.port
-        http.threadCount = try Self.integer(arguments, "--threads", in: 1...1024, command: command) ?? http.threadCount
-        http.connectionLimit = try Self.integer(arguments, "--max-connections", in: 1...1_000_000, command: command) ?? http.connectionLimit
+        serve.http.port = try Self.integer(arguments, "--port", in: 0...65535, command: command) ?? serve.http.port
+        serve.http.threadCount = try Self.integer(arguments, "--threads", in: 1...1024, command: command) ?? serve.http.threadCount
+        serve.http.connectionLimit = try Self.integer(arguments, "--max-connections", in: 1...1_000_000, command: command) ?? serve.http.connectionLimit
 
         // Security.
-        server.allowsUnsigned = arguments.has("--allow-unsigned")
-        server.allowsPrivateSources = arguments.has("--allow-private-sources")
-        if arguments.has("--keep-profile") { server.colorProfileHandling = .keep }
+        serve.server.allowsUnsigned = arguments.has("--allow-unsigned")
+        serve.server.allowsPrivateSources = arguments.has("--allow-private-sources")
+        if arguments.has("--keep-profile") { serve.server.colorProfileHandling = .keep }
         if let key = arguments.value("--key") {
             guard !key.isEmpty else { throw .usage("\(command): --key is empty") }
-            server.securityKey = key
+            serve.server.securityKey = key
         } else if let file = arguments.value("--key-file") {
-            server.securityKey = try Self.readKey(file, command: command)
+            serve.server.securityKey = try Self.readKey(file, command: command)
         }
-        if server.securityKey == nil, !server.allowsUnsigned {
+        if serve.server.securityKey == nil, !serve.server.allowsUnsigned {
             throw .usage("\(command): give a security key (--key, --key-file or WEBIMAGE_SERVE_KEY), or --allow-unsigned to serve /unsafe/ URLs")
         }
         for value in arguments.allValues("--allow-source-host") {
             let hosts = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
             guard !hosts.isEmpty else { throw .usage("\(command): --allow-source-host needs a host name") }
-            server.allowedSourceHosts += hosts
+            serve.server.allowedSourceHosts += hosts
         }
         if let root = arguments.value("--root") {
             var isDirectory: ObjCBool = false
             guard !root.isEmpty, FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw .usage("\(command): --root \(root) is not a directory")
             }
-            server.fileRoot = URL(fileURLWithPath: root, isDirectory: true).standardizedFileURL
+            serve.server.fileRoot = URL(fileURLWithPath: root, isDirectory: true).standardizedFileURL
         }
 
         // Limits.
@@ -128,62 +105,59 @@ struct ServeOptions: Sendable {
             guard let bytes = ByteCount.parse(value), bytes >= 1 else {
                 throw .usage("\(command): --max-source-bytes needs a size (50000000, 50M, 1G), not '\(value)'")
             }
-            server.maximumSourceBytes = bytes
+            serve.server.maximumSourceBytes = bytes
         }
-        server.maximumSourcePixels = try Self.integer(arguments, "--max-source-pixels", in: 1...Int.max, command: command) ?? server.maximumSourcePixels
-        server.maximumTotalSourcePixels = try Self.integer(arguments, "--max-total-pixels", in: 1...Int.max, command: command) ?? server.maximumTotalSourcePixels
-        server.maximumSourceFrames = try Self.integer(arguments, "--max-frames", in: 1...Int.max, command: command) ?? server.maximumSourceFrames
-        server.maximumOutputDimension = try Self.integer(arguments, "--max-output", in: 1...65535, command: command) ?? server.maximumOutputDimension
-        server.maximumURLLength = try Self.integer(arguments, "--max-url-length", in: 16...1_048_576, command: command) ?? server.maximumURLLength
+        serve.server.maximumSourcePixels = try Self.integer(arguments, "--max-source-pixels", in: 1...Int.max, command: command) ?? serve.server.maximumSourcePixels
+        serve.server.maximumTotalSourcePixels = try Self.integer(arguments, "--max-total-pixels", in: 1...Int.max, command: command) ?? serve.server.maximumTotalSourcePixels
+        serve.server.maximumSourceFrames = try Self.integer(arguments, "--max-frames", in: 1...Int.max, command: command) ?? serve.server.maximumSourceFrames
+        serve.server.maximumOutputDimension = try Self.integer(arguments, "--max-output", in: 1...65535, command: command) ?? serve.server.maximumOutputDimension
+        serve.server.maximumURLLength = try Self.integer(arguments, "--max-url-length", in: 16...1_048_576, command: command) ?? serve.server.maximumURLLength
         if let value = arguments.value("--timeout") {
             guard let seconds = Double(value), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
                 throw .usage("\(command): --timeout needs a number of seconds above 0 (30, 2.5), not '\(value)'")
             }
-            server.requestTimeout = .milliseconds(Int64((seconds * 1000).rounded(.up)))
+            serve.server.requestTimeout = .milliseconds(Int64((seconds * 1000).rounded(.up)))
         }
         if let value = arguments.value("--origin-timeout") {
             guard let seconds = Double(value), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
                 throw .usage("\(command): --origin-timeout needs a number of seconds above 0 (15, 2.5), not '\(value)'")
             }
-            server.downloaderConfiguration.downloadTimeout = seconds
+            serve.server.downloaderConfiguration.downloadTimeout = seconds
         }
-        server.maximumQueuedTransforms = try Self.integer(arguments, "--queue", in: 0...1_000_000, command: command) ?? server.maximumQueuedTransforms
-        server.transformConcurrency = try Self.integer(arguments, "--workers", in: 1...1024, command: command) ?? server.transformConcurrency
-        server.cacheMaxAge = try Self.integer(arguments, "--max-age", in: 0...Int(Int32.max), command: command) ?? server.cacheMaxAge
-        server.defaultQuality = try Self.integer(arguments, "--quality", in: 1...100, command: command) ?? server.defaultQuality
+        serve.server.maximumQueuedTransforms = try Self.integer(arguments, "--queue", in: 0...1_000_000, command: command) ?? serve.server.maximumQueuedTransforms
+        serve.server.transformConcurrency = try Self.integer(arguments, "--workers", in: 1...1024, command: command) ?? serve.server.transformConcurrency
+        serve.server.cacheMaxAge = try Self.integer(arguments, "--max-age", in: 0...Int(Int32.max), command: command) ?? serve.server.cacheMaxAge
+        serve.server.defaultQuality = try Self.integer(arguments, "--quality", in: 1...100, command: command) ?? serve.server.defaultQuality
         webpMethod = try Self.integer(arguments, "--webp-method", in: 0...6, command: command) ?? webpMethod
 
         // Fetching: many origins at once (ImageServer caps each fetch at the request deadline).
-        server.downloaderConfiguration.maxConcurrentDownloads = 16
+        serve.server.downloaderConfiguration.maxConcurrentDownloads = 16
 
         // Caches.
         switch try CacheChoice(arguments, command: command) {
         case .shared: break
-        case .directory(let url): cacheLocation = .directory(url.standardizedFileURL)
-        case .disabled: cacheLocation = .disabled
+        case .directory(let url): serve.cacheLocation = .directory(url.standardizedFileURL)
+        case .disabled: serve.cacheLocation = .disabled
         }
-        memoryCacheBytes = try (Self.integer(arguments, "--memory-cache-mb", in: 0...1 << 30, command: command)).map { $0 << 20 } ?? memoryCacheBytes
-        diskCacheBytes = try (Self.integer(arguments, "--disk-cache-mb", in: 0...1 << 30, command: command)).map { $0 << 20 } ?? diskCacheBytes
-        // Half of the memory is for decoded originals (ServeCaches), a quarter for the image
-        // server's reduced copies of them (resizes start from those), a quarter for its tier of
-        // encoded results.
-        server.reducedOriginalsCapacity = cacheLocation == .disabled ? 0 : memoryCacheBytes / 4
-        server.resultMemoryCapacity = cacheLocation == .disabled ? 0 : memoryCacheBytes / 4
+        serve.memoryCacheBytes = try (Self.integer(arguments, "--memory-cache-mb", in: 0...1 << 30, command: command)).map { $0 << 20 } ?? serve.memoryCacheBytes
+        serve.diskCacheBytes = try (Self.integer(arguments, "--disk-cache-mb", in: 0...1 << 30, command: command)).map { $0 << 20 } ?? serve.diskCacheBytes
+        // The memory split (originals, reduced copies, results) is the library's:
+        // ImageServeConfiguration.effectiveServerConfiguration.
         if let url = arguments.value("--redis") {
-            redis = try ServeRedisURL.configuration(url, command: command)
+            serve.redis = try ServeRedisURL.configuration(url, command: command)
         }
         if let namespace = arguments.value("--redis-namespace") {
             guard !namespace.isEmpty else { throw .usage("\(command): --redis-namespace is empty") }
-            redisNamespace = namespace
+            serve.redisNamespace = namespace
         }
 
         // The access log.
         switch arguments.value("--access-log") {
-        case nil, "-", "stderr": accessLog = .standardError
-        case "off", "none": accessLog = .off
+        case nil, "-", "stderr": serve.accessLog = .standardError
+        case "off", "none": serve.accessLog = .off
         case let path?:
             guard !path.isEmpty else { throw .usage("\(command): --access-log needs a file, '-' or 'off'") }
-            accessLog = .file(path)
+            serve.accessLog = .file(path)
         }
     }
 

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
+import SwiftWebImage
+import WebImageServe
 import WebImageServer
+import WebPCoder
 @testable import WebImageCLIKit
 
 /// `webimage serve`'s options, their environment variables and their checks, in process.
@@ -36,13 +39,26 @@ import WebImageServer
         #expect(options.accessLog == .standardError)
         #expect(options.webpMethod == 4)
         #expect(try self.options(["--key", "k", "--webp-method", "2"]).webpMethod == 2)
-        // 512 MiB: half for decoded originals (ServeCaches), a quarter each for the server's
-        // reduced copies and encoded results.
+        // 512 MiB: half for decoded originals (ImageServeCaches), a quarter each for the server's
+        // reduced copies and encoded results (the library's split).
         #expect(options.memoryCacheBytes == 512 << 20)
-        #expect(options.server.reducedOriginalsCapacity == 128 << 20)
-        #expect(options.server.resultMemoryCapacity == 128 << 20)
-        let uncached = try self.options(["--key", "k", "--no-cache"])
-        #expect(uncached.server.reducedOriginalsCapacity == 0 && uncached.server.resultMemoryCapacity == 0)
+        let split = try self.options(["--key", "k", "--memory-cache-mb", "200"]).serve.effectiveServerConfiguration
+        #expect(split.reducedOriginalsCapacity == 50 << 20)
+        #expect(split.resultMemoryCapacity == 50 << 20)
+        let uncached = try self.options(["--key", "k", "--no-cache"]).serve.effectiveServerConfiguration
+        #expect(uncached.reducedOriginalsCapacity == 0 && uncached.resultMemoryCapacity == 0)
+    }
+
+    /// The server decodes and encodes with coders of its own: the built-in and plug-in coders,
+    /// WebP with `--webp-method`, never the WIRL demo format, and no shared manager is changed.
+    @Test func serveUsesCodersOfItsOwn() throws {
+        let before = CodersManager.shared.coders.count
+        let server = try ServeCommand.makeServer(try options(["--allow-unsigned", "--no-cache", "--access-log", "off", "--webp-method", "2"]), command: "serve")
+        #expect(CodersManager.shared.coders.count == before)
+        let coders = try #require(server.configuration.coder as? CodersManager)
+        #expect(!coders.coders.contains { $0 is RunLengthImageCoder })
+        #expect((coders.coders.last as? WebPCoder)?.method == 2)
+        #expect(coders.canEncode(to: .webp) && coders.canEncode(to: .avif) && coders.canEncode(to: .jpeg))
     }
 
     @Test func aKeyOrAllowUnsignedIsRequired() throws {
@@ -152,7 +168,7 @@ import WebImageServer
             method: "GET", path: "/unsafe/10x10/a b\u{1B}[2J\n" + String(repeating: "x", count: 3000), status: 200, bytes: 1234,
             duration: 0.012, cacheTier: .none, remoteAddress: "127.0.0.1"
         )
-        let line = ServeAccessLog.line(for: entry, at: Date(timeIntervalSince1970: 1_764_107_700.25))
+        let line = ImageServeAccessLog.line(for: entry, at: Date(timeIntervalSince1970: 1_764_107_700.25))
         #expect(line.hasPrefix("2025-11-25T21:55:00.250Z 127.0.0.1 GET /unsafe/10x10/a"))
         #expect(line.contains(" 200 1234 "))
         #expect(line.hasSuffix("\n"))

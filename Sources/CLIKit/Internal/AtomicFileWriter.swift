@@ -1,5 +1,6 @@
 import Foundation
 import WebImageCore
+import WebImageServe
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,34 +1,37 @@
 import Foundation
 import RedisCache
-import SwiftWebImage
+public import SwiftWebImage
 
-/// The caches of `webimage serve`: one for originals (what the image manager fetched), one for
-/// results (encoded answers), each a memory + disk ``WebImageCache`` with, for `--redis`, a
-/// ``/RedisCache/RedisImageCache`` shared by the fleet behind it.
+/// The caches of an ``ImageServe``: one for originals (what the image manager fetched), one for
+/// results (encoded answers), each a memory + disk ``/WebImageCaches/WebImageCache`` with, when
+/// the configuration names a Redis server, a ``/RedisCache/RedisImageCache`` shared by the fleet
+/// behind it.
 ///
-/// - Local tiers: `originals` and `results` namespaces under `--cache-dir DIR` (default the
-///   user's cache directory, `swiftwebimage/serve-originals` and `serve-results`). Decoded
-///   originals get half of `--memory-cache-mb` (the image server keeps reduced copies of them
-///   and encoded results in memory of its own, a quarter each); each gets half of
-///   `--disk-cache-mb`.
-/// - Redis (`--redis`): namespaces `<prefix>-originals` and `<prefix>-results` on one client.
+/// - Local tiers: `originals` and `results` namespaces under the
+///   ``ImageServeConfiguration/CacheLocation/directory(_:)`` (default the user's cache
+///   directory, `swiftwebimage/serve-originals` and `serve-results`). Decoded originals get half
+///   of ``ImageServeConfiguration/memoryCacheBytes`` (the image server keeps reduced copies of
+///   them and encoded results in memory of its own, a quarter each); each gets half of
+///   ``ImageServeConfiguration/diskCacheBytes``.
+/// - Redis: namespaces `<prefix>-originals` and `<prefix>-results` on one client.
 ///   Decision: a query asks memory, then the local disk, then Redis (local tiers are cheaper
 ///   than a round trip; Redis is what the servers of a fleet share), and a Redis hit is put in
 ///   the originals' memory tier; stores go to every tier at once. The plug-in's failure policy makes a Redis
 ///   outage cost only hit rate: a failed query is a miss, a failed store is dropped (and logged on
 ///   standard error), and no call waits longer than the client's command timeout (1 s).
-/// - `--no-cache`: no local tier; with `--redis`, Redis alone; without, no cache at all (every
-///   request fetches its source).
-struct ServeCaches: Sendable {
+/// - ``ImageServeConfiguration/CacheLocation/disabled``: no local tier; with Redis, Redis alone;
+///   without, no cache at all (every request fetches its source).
+public struct ImageServeCaches: Sendable {
     /// Where the image manager keeps originals.
-    let originals: any ImageCache
+    public let originals: any ImageCache
     /// Where the image server keeps encoded results, or `nil` (no cache at all).
-    let results: (any ImageCache)?
-    /// One line for the start-up message: where the caches are.
-    let summary: String
+    public let results: (any ImageCache)?
+    /// One line for a start-up message: where the caches are.
+    public let summary: String
 
-    /// The caches `options` ask for.
-    init(_ options: ServeOptions) {
+    /// The caches `options` ask for, decoding and encoding with its coder.
+    /// - Parameter options: The configuration of the server the caches are for.
+    public init(_ options: ImageServeConfiguration) {
         let originalsMemory = options.memoryCacheBytes / 2
         let originalsDisk = options.diskCacheBytes / 2
         let resultsDisk = options.diskCacheBytes - originalsDisk
@@ -49,7 +52,7 @@ struct ServeCaches: Sendable {
             }
             func make(_ namespace: String, memory: Int, disk: Int) -> WebImageCache {
                 let config = WebImageCache.Config(shouldCacheImagesInMemory: memory > 0, memoryCostLimit: max(memory, 1), maxDiskSize: disk)
-                return WebImageCache(namespace: namespace, directory: directory, config: config, coder: CodersManager.shared)
+                return WebImageCache(namespace: namespace, directory: directory, config: config, coder: options.coder)
             }
             let originals = make(names.0, memory: originalsMemory, disk: originalsDisk)
             // Results keep no memory tier here: the image server has its own, of encoded bytes
@@ -57,7 +60,7 @@ struct ServeCaches: Sendable {
             let results = make(names.1, memory: 0, disk: resultsDisk)
             local = (originals, results)
             let parent = originals.diskCache?.directory.deletingLastPathComponent().path ?? "?"
-            summary = "memory \(ByteCount.format(Int64(options.memoryCacheBytes))) + disk \(ByteCount.format(Int64(options.diskCacheBytes))) in \(parent)"
+            summary = "memory \(ImageServeCaches.mebibytes(options.memoryCacheBytes)) + disk \(ImageServeCaches.mebibytes(options.diskCacheBytes)) in \(parent)"
         }
 
         guard let redisConfiguration = options.redis else {
@@ -75,7 +78,7 @@ struct ServeCaches: Sendable {
             let redisCache = RedisImageCache(
                 client: client,
                 config: RedisImageCache.Config(namespace: "\(options.redisNamespace)-\(suffix)", maxValueSize: valueLimit),
-                coder: CodersManager.shared
+                coder: options.coder
             )
             guard let front else { return redisCache }
             return redisCache.makeLayeredCache(over: front, promotingInto: promoting ? front.memoryCache : nil)
@@ -84,5 +87,10 @@ struct ServeCaches: Sendable {
         results = make("results", in: local?.results, promoting: false)
         summary += ", Redis at \(redisConfiguration.endpoint) (namespaces \(options.redisNamespace)-originals, -results)"
         self.summary = summary
+    }
+
+    /// `bytes` in MiB for the summary (`512 MiB`).
+    static func mebibytes(_ bytes: Int) -> String {
+        bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes) bytes"
     }
 }

@@ -6,12 +6,13 @@ import Musl
 import Darwin
 #endif
 
-/// The few POSIX calls the commands need, wrapped once.
-enum SystemCalls {
+/// The few POSIX calls the access log and the `webimage` commands need, wrapped once (the
+/// commands reach them through `package` access).
+package enum SystemCalls {
     /// Writes every byte of `buffer` to `descriptor`, retrying on `EINTR`.
     /// - Returns: 0, or the `errno` of the failure (`EIO` if nothing could be written).
     @discardableResult
-    static func writeAll(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer) -> Int32 {
+    package static func writeAll(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer) -> Int32 {
         var offset = 0
         while offset < buffer.count {
             let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
@@ -27,12 +28,12 @@ enum SystemCalls {
     }
 
     /// The system's message for an `errno` value.
-    static func message(_ code: Int32) -> String {
+    package static func message(_ code: Int32) -> String {
         String(cString: strerror(code))
     }
 
     /// Whether `descriptor` is a terminal.
-    static func isTerminal(_ descriptor: Int32) -> Bool {
+    package static func isTerminal(_ descriptor: Int32) -> Bool {
         isatty(descriptor) == 1
     }
 }
