@@ -18,12 +18,7 @@ import argparse, io, json, os, statistics, sys, time
 PROFILES = ['/usr/share/color/icc/colord/AdobeRGB1998.icc', '/usr/share/color/icc/ghostscript/a98.icc']
 
 
-def timed(fn, n):
-    fn()
-    ts = []
-    for _ in range(n):
-        t = time.perf_counter(); fn(); ts.append((time.perf_counter() - t) * 1000)
-    return statistics.median(ts), min(ts)
+from peer_harness import timed, parse_arguments
 
 
 def make(inputs):
@@ -42,11 +37,7 @@ def main():
     if len(sys.argv) >= 3 and sys.argv[1] == 'make':
         return make(sys.argv[2])
     peer = sys.argv[1]
-    ap = argparse.ArgumentParser()
-    ap.add_argument('inputs')
-    ap.add_argument('--iterations', type=int, default=7)
-    ap.add_argument('--cases', default='tagged-decode')
-    a = ap.parse_args(sys.argv[2:])
+    a = parse_arguments('tagged-decode', argv=sys.argv[2:])
     if 'tagged-decode' not in a.cases.split(','):
         return
     data = open(os.path.join(a.inputs, 'photo-adobergb.jpg'), 'rb').read()

@@ -233,8 +233,8 @@ public final class Downloader: ImageLoader {
         progress: ImageLoaderProgressHandler?,
         completion: @escaping @Sendable (Result<ImageLoaderResult, any Error>) -> Void
     ) -> ImageOperation {
-        let queue = context.callbackQueue ?? .immediate
         let operation = ImageOperation()
+        let queue = context.callbackQueue ?? .immediate
         guard canRequestImage(for: url) else {
             let error = Self.unsupported(url)
             queue.execute { completion(.failure(error)) }

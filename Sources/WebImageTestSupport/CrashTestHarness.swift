@@ -169,3 +169,20 @@ public struct CrashTestHarness: Sendable {
         exit(0)
     }
 }
+
+extension CrashTestHarness {
+    /// `size` bytes of a fixed xorshift stream: the payload a crash-writer child writes and the
+    /// test checks against, the same in both processes.
+    /// - Parameter size: How many bytes.
+    public static func fixedPayload(size: Int) -> Data {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var bytes = [UInt8](repeating: 0, count: size)
+        for position in 0..<size {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            bytes[position] = UInt8(truncatingIfNeeded: state)
+        }
+        return Data(bytes)
+    }
+}

@@ -36,15 +36,7 @@ import WebImageTestSupport
 
     /// The writer's fixed stream.
     static func basePayload(size: Int) -> Data {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        var bytes = [UInt8](repeating: 0, count: size)
-        for position in 0..<size {
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            bytes[position] = UInt8(truncatingIfNeeded: state)
-        }
-        return Data(bytes)
+        CrashTestHarness.fixedPayload(size: size)
     }
 
     @Test(.timeLimit(.minutes(5)))

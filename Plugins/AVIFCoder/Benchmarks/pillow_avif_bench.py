@@ -13,12 +13,9 @@ absent (avifenc -s 8 -y 420 --min 13 --max 13, or Pillow without avifenc).
 import argparse, io, json, os, shutil, statistics, subprocess, time
 
 
-def timed(fn, n):
-    fn()
-    ts = []
-    for _ in range(n):
-        t = time.perf_counter(); fn(); ts.append((time.perf_counter() - t) * 1000)
-    return statistics.median(ts), min(ts)
+import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', 'Benchmarks', 'peers'))
+from peer_harness import timed, parse_arguments  # noqa: E402
 
 
 def ensure_photo_avif(inputs):
@@ -68,12 +65,7 @@ def vips_cases(inputs):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument('inputs')
-    ap.add_argument('--iterations', type=int, default=7)
-    ap.add_argument('--cases', default='')
-    ap.add_argument('--peer', choices=['pillow', 'vips'], default='pillow')
-    a = ap.parse_args()
+    a = parse_arguments('', extra=lambda parser: (parser.add_argument('--peer', choices=['pillow', 'vips'], default='pillow')))
     cases = (pillow_cases if a.peer == 'pillow' else vips_cases)(a.inputs)
     for name in [c for c in a.cases.split(',') if c] or list(cases):
         n = a.iterations if name != 'avif-encode' else max(3, a.iterations // 2)

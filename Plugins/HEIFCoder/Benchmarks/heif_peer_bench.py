@@ -15,21 +15,13 @@ error line instead of a time; a libvips built with libde265/x265 runs them.
 import argparse, io, json, os, statistics, time
 
 
-def timed(fn, n):
-    fn()
-    ts = []
-    for _ in range(n):
-        t = time.perf_counter(); fn(); ts.append((time.perf_counter() - t) * 1000)
-    return statistics.median(ts), min(ts)
+import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', 'Benchmarks', 'peers'))
+from peer_harness import timed, parse_arguments  # noqa: E402
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument('inputs')
-    ap.add_argument('--iterations', type=int, default=7)
-    ap.add_argument('--cases', default='')
-    ap.add_argument('--threads', type=int, default=1)
-    a = ap.parse_args()
+    a = parse_arguments('', extra=lambda parser: (parser.add_argument('--threads', type=int, default=1)))
     os.environ['VIPS_CONCURRENCY'] = str(a.threads)
     heic = open(os.path.join(a.inputs, 'photo.heic'), 'rb').read()
     wanted = [c for c in a.cases.split(',') if c] or ['heic-decode', 'heic-encode', 'heic-thumbnail']

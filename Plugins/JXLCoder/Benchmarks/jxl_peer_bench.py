@@ -14,12 +14,9 @@ libvips is not a peer here: pyvips-binary's libvips is built without JPEG XL.
 import argparse, json, os, re, statistics, subprocess, time
 
 
-def timed(fn, n):
-    fn()
-    ts = []
-    for _ in range(n):
-        t = time.perf_counter(); fn(); ts.append((time.perf_counter() - t) * 1000)
-    return statistics.median(ts), min(ts)
+import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', 'Benchmarks', 'peers'))
+from peer_harness import timed, parse_arguments  # noqa: E402
 
 
 def emit(case, peer, med, mn, n, threads):
@@ -28,11 +25,7 @@ def emit(case, peer, med, mn, n, threads):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument('inputs')
-    ap.add_argument('--iterations', type=int, default=7)
-    ap.add_argument('--threads', type=int, default=1)
-    a = ap.parse_args()
+    a = parse_arguments('', extra=lambda parser: (parser.add_argument('--threads', type=int, default=1)))
     png = os.path.join(a.inputs, 'photo.png')
     jxl = os.path.join(a.inputs, 'photo.jxl')
     if not os.path.exists(jxl):

@@ -10,20 +10,13 @@ import argparse, io, json, os, statistics, time
 from PIL import Image
 
 
-def timed(fn, n):
-    fn()
-    ts = []
-    for _ in range(n):
-        t = time.perf_counter(); fn(); ts.append((time.perf_counter() - t) * 1000)
-    return statistics.median(ts), min(ts)
+import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', 'Benchmarks', 'peers'))
+from peer_harness import timed, parse_arguments  # noqa: E402
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument('inputs')
-    ap.add_argument('--iterations', type=int, default=7)
-    ap.add_argument('--cases', default='')
-    a = ap.parse_args()
+    a = parse_arguments('')
     webp = open(os.path.join(a.inputs, 'photo.webp'), 'rb').read()
     enc_src = Image.open(os.path.join(a.inputs, 'encode-src.png')); enc_src.load()
 

@@ -116,10 +116,10 @@ public struct AVIFCoder: AnimatedImageCoder {
         let frames: [ImageFrame]
         if sequence {
             frames = try image.allFrames().map { frame in
-                ImageFrame(bitmap: try Self.fitted(frame.bitmap, maxPixelSize: options.maxPixelSize), duration: frame.duration)
+                ImageFrame(bitmap: try options.fitted(frame.bitmap), duration: frame.duration)
             }
         } else {
-            frames = [ImageFrame(bitmap: try Self.fitted(image.bitmap, maxPixelSize: options.maxPixelSize))]
+            frames = [ImageFrame(bitmap: try options.fitted(image.bitmap))]
         }
         let encode = { (quality: Double) throws -> Data in
             let settings = AVIFEncoding.Settings(quality: quality, speed: speed, threads: threads, iccProfile: image.colorProfile?.data)
@@ -130,39 +130,8 @@ public struct AVIFCoder: AnimatedImageCoder {
         let quality = min(1, max(0, options.compressionQuality))
         let data = try encode(quality)
         guard let limit = options.maxFileSize, data.count > limit else { return data }
-        return try Self.largestFitting(under: limit, below: quality, encode)
-    }
-
-    /// The output, among the 64 quantizer steps of qualities under `ceiling` (whose output is
-    /// known not to fit), of the highest quality whose size is at most `limit` while the next
-    /// step's is over it, found by bisection; the lowest quality's output if none fits.
-    private static func largestFitting(under limit: Int, below ceiling: Double, _ encode: (Double) throws -> Data) throws -> Data {
-        let steps = 63
-        // Step i is quality i / 63, the quantizer 63 - i: the steps under the ceiling's quantizer.
-        var low = 0, high = steps - Int(AVIFEncoding.Settings(quality: ceiling, speed: 0, threads: 1).quantizer) - 1
-        var best: Data?
-        while low <= high {
-            let middle = (low + high) / 2
-            let data = try encode(Double(middle) / Double(steps))
-            if data.count <= limit {
-                best = data
-                low = middle + 1
-            } else {
-                high = middle - 1
-            }
-        }
-        return try best ?? encode(0)
-    }
-
-    /// `bitmap` downsized (aspect kept, Lanczos-3) so that neither side is over `maxPixelSize`.
-    private static func fitted(_ bitmap: Bitmap, maxPixelSize: PixelSize?) throws -> Bitmap {
-        guard let limit = maxPixelSize, !limit.isEmpty, !bitmap.size.isEmpty,
-              bitmap.width > limit.width || bitmap.height > limit.height else { return bitmap }
-        let ratio = min(Double(limit.width) / Double(bitmap.width), Double(limit.height) / Double(bitmap.height))
-        let size = PixelSize(
-            width: max(1, min(limit.width, Int((Double(bitmap.width) * ratio).rounded()))),
-            height: max(1, min(limit.height, Int((Double(bitmap.height) * ratio).rounded())))
-        )
-        return try bitmap.resampled(to: size, filter: .lanczos3)
+        // Step i is quality i / 63 (the quantizer 63 - i): the steps under the quality's quantizer.
+        let steps = 63 - Int(AVIFEncoding.Settings(quality: quality, speed: 0, threads: 1).quantizer)
+        return try ImageEncodeOptions.largestOutput(fitting: limit, steps: steps) { try encode(Double($0) / 63) }
     }
 }

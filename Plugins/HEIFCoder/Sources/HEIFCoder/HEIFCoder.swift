@@ -112,7 +112,7 @@ public struct HEIFCoder: ImageCoder {
             let reason = format == .heic ? "libheif \(HEIFLibrary.version) has no HEVC encoder" : "it writes only heic"
             throw WebImageError(.unsupportedFormat, "HEIFCoder cannot encode \(format): \(reason)")
         }
-        let bitmap = try Self.fitted(image.bitmap, maxPixelSize: options.maxPixelSize)
+        let bitmap = try options.fitted(image.bitmap)
         let thumbnailSide = options.embedThumbnail ? embeddedThumbnailSide : nil
         let quality = Int((min(1, max(0, options.compressionQuality)) * 100).rounded())
         let encode = { (quality: Int) throws -> Data in
@@ -120,36 +120,6 @@ public struct HEIFCoder: ImageCoder {
         }
         let data = try encode(quality)
         guard let limit = options.maxFileSize, data.count > limit else { return data }
-        return try Self.largestFitting(under: limit, below: quality, encode)
-    }
-
-    /// The output of a quality q in `0..<ceiling` whose size is at most `limit` while that of
-    /// q + 1 is over it, found by bisection; the quality-0 output if none fits.
-    private static func largestFitting(under limit: Int, below ceiling: Int, _ encode: (Int) throws -> Data) throws -> Data {
-        var low = 0, high = ceiling - 1
-        var best: Data?
-        while low <= high {
-            let middle = (low + high) / 2
-            let data = try encode(middle)
-            if data.count <= limit {
-                best = data
-                low = middle + 1
-            } else {
-                high = middle - 1
-            }
-        }
-        return try best ?? encode(0)
-    }
-
-    /// `bitmap` downsized (aspect kept, Lanczos-3) so that neither side is over `maxPixelSize`.
-    private static func fitted(_ bitmap: Bitmap, maxPixelSize: PixelSize?) throws -> Bitmap {
-        guard let limit = maxPixelSize, !limit.isEmpty, !bitmap.size.isEmpty,
-              bitmap.width > limit.width || bitmap.height > limit.height else { return bitmap }
-        let ratio = min(Double(limit.width) / Double(bitmap.width), Double(limit.height) / Double(bitmap.height))
-        let size = PixelSize(
-            width: max(1, min(limit.width, Int((Double(bitmap.width) * ratio).rounded()))),
-            height: max(1, min(limit.height, Int((Double(bitmap.height) * ratio).rounded())))
-        )
-        return try bitmap.resampled(to: size, filter: .lanczos3)
+        return try ImageEncodeOptions.largestOutput(fitting: limit, steps: quality, encode)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HEIFCoder
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 /// Hostile and broken inputs give a ``WebImageError`` that says what was wrong, never a trap,
 /// and the pixel limit is enforced from the headers before libheif decodes.
@@ -92,7 +93,7 @@ import WebImageCore
     /// Bytes flipped all over a real file (the contract suite flips some after the header).
     @Test func corruptFiles() throws {
         let data = try HEIFFileMaker.heic(Pixels.smooth(width: 64, height: 32))
-        var random = SplitMixRandom(seed: 20)
+        var random = SplitMix64(seed: 20)
         for round in 0..<64 {
             var bytes = [UInt8](data)
             for _ in 0..<(1 + round % 8) {
@@ -105,18 +106,5 @@ import WebImageCore
                 #expect(error is WebImageError, "round \(round): \(error)")
             }
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for test inputs.
-struct SplitMixRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

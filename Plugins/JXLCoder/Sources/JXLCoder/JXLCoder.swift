@@ -123,7 +123,7 @@ public struct JXLCoder: ProgressiveImageCoder, AnimatedImageCoder {
     /// A decoder that shows the data received so far: what libjxl can render of the first
     /// frame (its DC image, then groups and passes), and the full decode with the last chunk.
     public func makeIncrementalDecoder(options: ImageDecodeOptions) -> any IncrementalImageDecoder {
-        JXLIncrementalDecoder(options: options, threads: threads) { data, options in try decode(data, options: options) }
+        JXLIncrementalDecoder.make(options: options, threads: threads) { data, options in try decode(data, options: options) }
     }
 
     // MARK: Encoding
@@ -145,10 +145,10 @@ public struct JXLCoder: ProgressiveImageCoder, AnimatedImageCoder {
         let frames: [ImageFrame]
         if image.isAnimated && !options.firstFrameOnly {
             frames = try image.allFrames().map { frame in
-                ImageFrame(bitmap: try Self.fitted(frame.bitmap, maxPixelSize: options.maxPixelSize), duration: frame.duration)
+                ImageFrame(bitmap: try options.fitted(frame.bitmap), duration: frame.duration)
             }
         } else {
-            frames = [ImageFrame(bitmap: try Self.fitted(image.bitmap, maxPixelSize: options.maxPixelSize))]
+            frames = [ImageFrame(bitmap: try options.fitted(image.bitmap))]
         }
         let settings = JXLEncoding.Settings(
             lossless: options.context.jxlLossless ?? lossless,
@@ -165,17 +165,5 @@ public struct JXLCoder: ProgressiveImageCoder, AnimatedImageCoder {
         data.prefix(16).withUnsafeBytes { raw in
             JxlSignatureCheck(raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count)
         }
-    }
-
-    /// `bitmap` downsized (aspect kept, Lanczos-3) so that neither side is over `maxPixelSize`.
-    private static func fitted(_ bitmap: Bitmap, maxPixelSize: PixelSize?) throws -> Bitmap {
-        guard let limit = maxPixelSize, !limit.isEmpty, !bitmap.size.isEmpty,
-              bitmap.width > limit.width || bitmap.height > limit.height else { return bitmap }
-        let ratio = min(Double(limit.width) / Double(bitmap.width), Double(limit.height) / Double(bitmap.height))
-        let size = PixelSize(
-            width: max(1, min(limit.width, Int((Double(bitmap.width) * ratio).rounded()))),
-            height: max(1, min(limit.height, Int((Double(bitmap.height) * ratio).rounded())))
-        )
-        return try bitmap.resampled(to: size, filter: .lanczos3)
     }
 }

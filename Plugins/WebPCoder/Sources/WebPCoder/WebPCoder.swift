@@ -128,7 +128,7 @@ public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
     /// libwebp's `WebPIDecoder`, given only the new bytes each time), the first frame of an
     /// animation once it is complete, and the full decode with the last chunk.
     public func makeIncrementalDecoder(options: ImageDecodeOptions) -> any IncrementalImageDecoder {
-        WebPIncrementalDecoder(options: options) { data, options in try decode(data, options: options) }
+        WebPIncrementalDecoder.make(options: options) { data, options in try decode(data, options: options) }
     }
 
     // MARK: Encoding
@@ -154,14 +154,14 @@ public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
         // decoded, or transformed, then, and dropped once libwebp has it).
         let frame = { (index: Int) throws -> ImageFrame in
             let frame = try image.frame(at: index, buffering: false)
-            return ImageFrame(bitmap: try Self.fitted(frame.bitmap, maxPixelSize: options.maxPixelSize), duration: frame.duration)
+            return ImageFrame(bitmap: try options.fitted(frame.bitmap), duration: frame.duration)
         }
         let quality = Float(min(1, max(0, options.compressionQuality)) * 100)
         let encode = { (quality: Float) throws -> Data in
             let settings = WebPEncoding.Settings(lossless: lossless, quality: quality, method: method)
             return animated
                 ? try WebPEncoding.encodeAnimation(frameCount: image.frameCount, frame: frame, loopCount: image.loopCount ?? 0, settings: settings)
-                : try WebPEncoding.encodeStill(try Self.fitted(image.bitmap, maxPixelSize: options.maxPixelSize), settings: settings)
+                : try WebPEncoding.encodeStill(try options.fitted(image.bitmap), settings: settings)
         }
         // A kept colour profile goes into an ICCP chunk of every output tried.
         let encodeTagged = { (quality: Float) throws -> Data in
@@ -171,37 +171,6 @@ public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
         }
         let data = try encodeTagged(quality)
         guard let limit = options.maxFileSize, data.count > limit, !lossless else { return data }
-        return try Self.largestFitting(under: limit, below: Int(quality.rounded(.down)), encodeTagged)
-    }
-
-    /// The output of a whole quality q in `0..<ceiling` whose size is at most `limit` while that
-    /// of q + 1 (or `ceiling`, known not to fit) is over it, found by bisection; the quality-0
-    /// output if none fits.
-    private static func largestFitting(under limit: Int, below ceiling: Int, _ encode: (Float) throws -> Data) throws -> Data {
-        var low = 0, high = ceiling - 1
-        var best: Data?
-        while low <= high {
-            let middle = (low + high) / 2
-            let data = try encode(Float(middle))
-            if data.count <= limit {
-                best = data
-                low = middle + 1
-            } else {
-                high = middle - 1
-            }
-        }
-        return try best ?? encode(0)
-    }
-
-    /// `bitmap` downsized (aspect kept, Lanczos-3) so that neither side is over `maxPixelSize`.
-    private static func fitted(_ bitmap: Bitmap, maxPixelSize: PixelSize?) throws -> Bitmap {
-        guard let limit = maxPixelSize, !limit.isEmpty, !bitmap.size.isEmpty,
-              bitmap.width > limit.width || bitmap.height > limit.height else { return bitmap }
-        let ratio = min(Double(limit.width) / Double(bitmap.width), Double(limit.height) / Double(bitmap.height))
-        let size = PixelSize(
-            width: max(1, min(limit.width, Int((Double(bitmap.width) * ratio).rounded()))),
-            height: max(1, min(limit.height, Int((Double(bitmap.height) * ratio).rounded())))
-        )
-        return try bitmap.resampled(to: size, filter: .lanczos3)
+        return try ImageEncodeOptions.largestOutput(fitting: limit, steps: Int(quality.rounded(.down))) { try encodeTagged(Float($0)) }
     }
 }

@@ -22,15 +22,12 @@ enum EncodingPreparation {
         return try Thumbnail.resize(bitmap, to: size)
     }
 
-    /// The size `size` shrinks to under `maxPixelSize`, or `nil` if it already fits.
+    /// The size `size` shrinks to under `maxPixelSize`, or `nil` if it already fits
+    /// (``/WebImageCore/ImageEncodeOptions/fittedSize(for:)``).
     static func fittedSize(_ size: PixelSize, maxPixelSize: PixelSize?) -> PixelSize? {
-        guard let limit = maxPixelSize, !limit.isEmpty, !size.isEmpty,
-              size.width > limit.width || size.height > limit.height else { return nil }
-        let ratio = min(Double(limit.width) / Double(size.width), Double(limit.height) / Double(size.height))
-        return PixelSize(
-            width: max(1, min(limit.width, Int((Double(size.width) * ratio).rounded()))),
-            height: max(1, min(limit.height, Int((Double(size.height) * ratio).rounded())))
-        )
+        var options = ImageEncodeOptions()
+        options.maxPixelSize = maxPixelSize
+        return options.fittedSize(for: size)
     }
 
     /// `bitmap` composited over an opaque `background` (straight alpha), marked opaque.

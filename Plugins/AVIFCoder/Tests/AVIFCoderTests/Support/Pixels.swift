@@ -1,21 +1,13 @@
 import Foundation
 import WebImageCore
+import WebImageTestSupport
 
 /// Pixel helpers for the tests.
 enum Pixels {
     /// The largest difference of any channel between two same-size bitmaps (`Int.max` for
     /// different sizes).
     static func maxDifference(_ a: Bitmap, _ b: Bitmap, includeAlpha: Bool = true) -> Int {
-        guard a.size == b.size else { return Int.max }
-        var worst = 0
-        for y in 0..<a.height {
-            for x in 0..<a.width {
-                let p = a[x, y], q = b[x, y]
-                worst = max(worst, abs(Int(p.red) - Int(q.red)), abs(Int(p.green) - Int(q.green)), abs(Int(p.blue) - Int(q.blue)))
-                if includeAlpha { worst = max(worst, abs(Int(p.alpha) - Int(q.alpha))) }
-            }
-        }
-        return worst
+        ImageCoderContract.maxChannelDifference(a, b, includeAlpha: includeAlpha)
     }
 
     /// A bitmap whose pixels `color(x, y)` gives.

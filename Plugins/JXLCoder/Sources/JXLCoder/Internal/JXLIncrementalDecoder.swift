@@ -15,86 +15,35 @@ import WebImageCore
 /// Corrupt data, or an image over the limits, ends the partial images: `currentImage()` then
 /// returns the last good one (or `nil`).
 ///
-/// Thread-safety: the state sits in a `Locked`; libjxl runs under it (no user code does), so
-/// concurrent callers take turns.
-final class JXLIncrementalDecoder: IncrementalImageDecoder {
-    typealias Decode = @Sendable (Data, ImageDecodeOptions) throws -> WebImage
-
-    private struct State: Sendable {
-        var data = Data()
-        var finished = false
-        /// Bumped on every update, so that a request for the same data returns the same image.
-        var generation = 0
-        var image: WebImage?
-        var imageGeneration = -1
-        var handle: JXLIncrementalHandle?
-        /// Set when the data cannot give more partial images (corrupt, too large).
-        var failed = false
+/// The bookkeeping (data, generations, the end after a failure) is the core's
+/// ``/WebImageCore/SessionIncrementalDecoder``, with the handle as its session; libjxl runs under
+/// its lock (no user code does), so concurrent callers take turns.
+enum JXLIncrementalDecoder {
+    /// The incremental decoder of `options`; `decodeAll` decodes complete data (the coder's `decode`).
+    static func make(options: ImageDecodeOptions, threads: Int, decodeAll: @escaping SessionIncrementalDecoder<JXLIncrementalHandle>.Decode) -> SessionIncrementalDecoder<JXLIncrementalHandle> {
+        SessionIncrementalDecoder(options: options, decodeAll: decodeAll) { data, handle, last in
+            try partialImage(of: data, handle: &handle, last: last, options: options, threads: threads)
+        }
     }
 
-    private let options: ImageDecodeOptions
-    private let threads: Int
-    private let decodeAll: Decode
-    private let state = Locked(State())
-
-    /// - Parameters:
-    ///   - decodeAll: Decodes complete data (the coder's `decode`).
-    init(options: ImageDecodeOptions, threads: Int, decodeAll: @escaping Decode) {
-        self.options = options
-        self.threads = threads
-        self.decodeAll = decodeAll
-    }
-
-    func update(data: Data, finished: Bool) {
-        state.withLock { state in
-            if data.count < state.data.count {
-                // Not the same download growing: start over.
-                state = State(generation: state.generation)
+    /// The first frame as far as `data` goes, through `handle` (made on first use); `nil` when
+    /// there is nothing new.
+    private static func partialImage(of data: Data, handle: inout JXLIncrementalHandle?, last: WebImage?, options: ImageDecodeOptions, threads: Int) throws -> WebImage? {
+        if handle == nil {
+            guard let made = JXLIncrementalHandle(options: options, threads: threads) else {
+                throw WebImageError(.badImageData, "libjxl cannot make an incremental decoder")
             }
-            state.data = data
-            state.finished = finished
-            state.generation += 1
+            handle = made
         }
-    }
-
-    func currentImage() -> WebImage? {
-        state.withLock { state in
-            if state.generation == state.imageGeneration { return state.image }
-            if let image = makeImage(&state) {
-                state.image = image
-            }
-            state.imageGeneration = state.generation
-            return state.image
-        }
-    }
-
-    private func makeImage(_ state: inout State) -> WebImage? {
-        if state.finished {
-            state.handle = nil
-            return try? decodeAll(state.data, options)
-        }
-        guard !state.failed else { return nil }
-        do {
-            if state.handle == nil {
-                guard let handle = JXLIncrementalHandle(options: options, threads: threads) else {
-                    throw WebImageError(.badImageData, "libjxl cannot make an incremental decoder")
-                }
-                state.handle = handle
-            }
-            guard let handle = state.handle else { return nil }
-            let before = handle.hasPixels
-            try state.data.withUnsafeBytes { raw in try handle.append(raw) }
-            // A complete first frame does not change with more data.
-            if handle.isComplete && before && state.image != nil { return nil }
-            guard let bitmap = try handle.snapshot(), let info = handle.info else { return nil }
-            let size = options.targetPixelSize(for: info.outputSize)
-            var metadata: ImageMetadata = [.decoded, .incremental]
-            if size != info.outputSize { metadata.insert(.thumbnail) }
-            return WebImage(bitmap: try JXLStillDecoding.fitted(bitmap, to: size), scale: options.scaleFactor, format: .jpegXL, metadata: metadata)
-        } catch {
-            state.failed = true
-            state.handle = nil
-            return nil
-        }
+        guard let handle else { return nil }
+        let before = handle.hasPixels
+        try data.withUnsafeBytes { raw in try handle.append(raw) }
+        // A complete first frame does not change with more data.
+        if handle.isComplete && before && last != nil { return nil }
+        guard let bitmap = try handle.snapshot(), let info = handle.info else { return nil }
+        let size = options.targetPixelSize(for: info.outputSize)
+        var metadata: ImageMetadata = [.decoded, .incremental]
+        if size != info.outputSize { metadata.insert(.thumbnail) }
+        return WebImage(bitmap: try JXLStillDecoding.fitted(bitmap, to: size), scale: options.scaleFactor, format: .jpegXL, metadata: metadata)
     }
 }

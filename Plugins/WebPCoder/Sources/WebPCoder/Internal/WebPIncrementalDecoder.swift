@@ -17,87 +17,45 @@ import WebImageCore
 /// Corrupt data, or an image over the pixel limit, ends the partial images: `currentImage()`
 /// then returns the last good one (or `nil`).
 ///
-/// Thread-safety: the state sits in a `Locked` (Core's mutex); libwebp runs under it (no user
-/// code does), so concurrent callers take turns.
-final class WebPIncrementalDecoder: IncrementalImageDecoder {
-    typealias Decode = @Sendable (Data, ImageDecodeOptions) throws -> WebImage
-
-    private struct State: Sendable {
-        var data = Data()
-        var finished = false
-        /// Bumped on every update, so that a request for the same data returns the same image.
-        var generation = 0
-        var image: WebImage?
-        var imageGeneration = -1
+/// The bookkeeping (data, generations, the end after a failure) is the core's
+/// ``/WebImageCore/SessionIncrementalDecoder``, with ``Session`` as its session; libwebp runs
+/// under its lock (no user code does), so concurrent callers take turns.
+enum WebPIncrementalDecoder {
+    /// What is kept between updates.
+    struct Session: Sendable {
         var header: WebPHeader?
         var handle: WebPIncrementalHandle?
         /// The first frame of an animation, once complete.
         var poster: WebImage?
-        /// Set when the data cannot give more partial images (corrupt, too large).
-        var failed = false
     }
 
-    private let options: ImageDecodeOptions
-    private let decodeAll: Decode
-    private let state = Locked(State())
-
-    /// - Parameters:
-    ///   - decodeAll: Decodes complete data (the coder's `decode`).
-    init(options: ImageDecodeOptions, decodeAll: @escaping Decode) {
-        self.options = options
-        self.decodeAll = decodeAll
-    }
-
-    func update(data: Data, finished: Bool) {
-        state.withLock { state in
-            if data.count < state.data.count {
-                // Not the same download growing: start over.
-                state = State(generation: state.generation)
-            }
-            state.data = data
-            state.finished = finished
-            state.generation += 1
+    /// The incremental decoder of `options`; `decodeAll` decodes complete data (the coder's `decode`).
+    static func make(options: ImageDecodeOptions, decodeAll: @escaping SessionIncrementalDecoder<Session>.Decode) -> SessionIncrementalDecoder<Session> {
+        SessionIncrementalDecoder(options: options, decodeAll: decodeAll) { data, session, _ in
+            var current = session ?? Session()
+            defer { session = current }
+            return try partialImage(of: data, session: &current, options: options)
         }
     }
 
-    func currentImage() -> WebImage? {
-        state.withLock { state in
-            if state.generation == state.imageGeneration { return state.image }
-            let image = makeImage(&state)
-            if let image {
-                state.image = image
-            }
-            state.imageGeneration = state.generation
-            return state.image
+    /// The image `data` holds so far; `nil` when there is nothing new.
+    private static func partialImage(of data: Data, session: inout Session, options: ImageDecodeOptions) throws -> WebImage? {
+        if session.header == nil {
+            guard let header = try WebPHeader.read(data, partial: true) else { return nil }
+            try header.checkLimit(options, byteCount: data.count)
+            session.header = header
         }
-    }
-
-    private func makeImage(_ state: inout State) -> WebImage? {
-        if state.finished {
-            return try? decodeAll(state.data, options)
+        guard let header = session.header else { return nil }
+        if header.isAnimated {
+            if let poster = session.poster { return poster }
+            session.poster = poster(of: data, options: options)
+            return session.poster
         }
-        guard !state.failed else { return nil }
-        do {
-            if state.header == nil {
-                guard let header = try WebPHeader.read(state.data, partial: true) else { return nil }
-                try header.checkLimit(options, byteCount: state.data.count)
-                state.header = header
-            }
-            guard let header = state.header else { return nil }
-            if header.isAnimated {
-                if let poster = state.poster { return poster }
-                state.poster = poster(of: state.data)
-                return state.poster
-            }
-            return try partialStill(header: header, state: &state)
-        } catch {
-            state.failed = true
-            return nil
-        }
+        return try partialStill(of: data, header: header, session: &session, options: options)
     }
 
     /// The first frame of a partial animation, once its data is complete.
-    private func poster(of data: Data) -> WebImage? {
+    private static func poster(of data: Data, options: ImageDecodeOptions) -> WebImage? {
         var first = options
         first.firstFrameOnly = true
         guard let provider = try? WebPAnimationProvider(data: data, options: first, partial: true),
@@ -107,18 +65,18 @@ final class WebPIncrementalDecoder: IncrementalImageDecoder {
         return WebImage(bitmap: bitmap, scale: options.scaleFactor, format: .webp, metadata: metadata)
     }
 
-    private func partialStill(header: WebPHeader, state: inout State) throws -> WebImage? {
+    private static func partialStill(of data: Data, header: WebPHeader, session: inout Session, options: ImageDecodeOptions) throws -> WebImage? {
         let size = options.targetPixelSize(for: header.size)
-        if state.handle == nil {
+        if session.handle == nil {
             guard let handle = WebPIncrementalHandle(header: header, size: size) else {
                 throw WebImageError(.badImageData, "libwebp cannot make an incremental decoder")
             }
-            state.handle = handle
+            session.handle = handle
         }
-        guard let handle = state.handle else { return nil }
-        let status = state.data.withUnsafeBytes { handle.append($0) }
+        guard let handle = session.handle else { return nil }
+        let status = data.withUnsafeBytes { handle.append($0) }
         guard status == VP8_STATUS_OK || status == VP8_STATUS_SUSPENDED else {
-            throw WebPStatus.decodingError(status, "WebP data of \(state.data.count) bytes")
+            throw WebPStatus.decodingError(status, "WebP data of \(data.count) bytes")
         }
         guard handle.decodedRows > 0 else { return nil }
         var metadata: ImageMetadata = [.decoded, .incremental]

@@ -1,5 +1,6 @@
 import Foundation
 import WebImageCore
+import WebImageTestSupport
 
 /// Pixel helpers for the tests.
 enum Pixels {
@@ -47,7 +48,7 @@ enum Pixels {
     /// An opaque, photo-like bitmap (smooth waves plus deterministic noise), which lossy
     /// encoding at different qualities compresses to clearly different sizes.
     static func busy(width: Int, height: Int, seed: UInt64 = 7) -> Bitmap {
-        var random = SplitMixRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         return make(width: width, height: height, hasAlpha: false) { x, y in
             let wave = (sin(Double(x) / 5) + cos(Double(y) / 7)) * 60 + 128
             let noise = Int(random.next() % 48) - 24
@@ -64,18 +65,5 @@ enum Pixels {
     static func fourCC(_ data: Data, at offset: Int) -> String {
         guard data.count >= offset + 4 else { return "" }
         return String(decoding: data[data.startIndex + offset..<data.startIndex + offset + 4], as: UTF8.self)
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for test pixels.
-struct SplitMixRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

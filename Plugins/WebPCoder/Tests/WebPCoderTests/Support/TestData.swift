@@ -1,15 +1,4 @@
-import Foundation
+import WebImageTestSupport
 
-/// Where the public test images live: `../shared/testdata` beside the repository (this file is
-/// in `<repository>/Plugins/WebPCoder/Tests/WebPCoderTests/Support/`).
-enum TestData {
-    static let root: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<7 { url.deleteLastPathComponent() }  // up to the folder that holds the repository
-        return url.appendingPathComponent("shared/testdata")
-    }()
-    static let sdWebImage = root.appendingPathComponent("sdwebimage")
-
-    static func sdWebImage(_ name: String) -> URL { sdWebImage.appendingPathComponent(name) }
-    static func has(_ name: String) -> Bool { FileManager.default.fileExists(atPath: sdWebImage(name).path) }
-}
+/// Where the public test images live (``/WebImageTestSupport/SharedTestData``).
+typealias TestData = SharedTestData
