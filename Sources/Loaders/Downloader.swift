@@ -102,7 +102,7 @@ public final class Downloader: ImageLoader {
             coder: coder,
             table: TransferTable(),
             scheduler: scheduler,
-            events: EventHub(),
+            events: ObserverList<DownloadEvent>(),
             loop: loop,
             responses: ResponseStore(cache: configuration.urlCache, capacity: configuration.revalidationCacheCapacity),
             cookies: CookieStore(storage: sessionConfiguration?.httpCookieStorage),
@@ -350,5 +350,5 @@ public final class Downloader: ImageLoader {
     }
 
     /// The shared pieces, for the event API in `Downloader+Events.swift`.
-    var events: EventHub { environment.events }
+    var events: ObserverList<DownloadEvent> { environment.events }
 }

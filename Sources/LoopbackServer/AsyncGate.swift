@@ -10,10 +10,19 @@ public final class AsyncGate: Sendable {
     private struct State {
         var isOpen = false
         var arrivals = 0
-        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
-        var arrivalWatchers: [(id: UInt64, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var waiters = WaiterTable<Void, Never>()
+        /// Tasks waiting for arrivals, and the count each waits for (by waiter id).
+        var arrivalWatchers = WaiterTable<Void, Never>()
+        var watchedCounts: [UInt64: Int] = [:]
         var threadWaiters: [DispatchSemaphore] = []
-        var nextID: UInt64 = 0
+
+        /// Counts an arrival; the watchers whose count it reaches, taken out.
+        mutating func arrive() -> [CheckedContinuation<Void, Never>] {
+            arrivals += 1
+            let reached = watchedCounts.filter { $0.value <= arrivals }.map(\.key)
+            for id in reached { watchedCounts[id] = nil }
+            return arrivalWatchers.removeAll { reached.contains($0) }
+        }
     }
 
     private let state = Locked(State())
@@ -26,27 +35,9 @@ public final class AsyncGate: Sendable {
     /// Suspends until the gate is open. Counts as an arrival. A cancelled waiter is released
     /// at once (it does not hold its task forever).
     public func wait() async {
-        let id: UInt64 = state.withLock { state in
-            defer { state.nextID += 1 }
-            return state.nextID
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let (resume, watchers) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
-                    state.arrivals += 1
-                    let ready = state.arrivalWatchers.filter { $0.count <= state.arrivals }.map(\.continuation)
-                    state.arrivalWatchers.removeAll { $0.count <= state.arrivals }
-                    if state.isOpen || Task.isCancelled { return (true, ready) }
-                    state.waiters[id] = continuation
-                    return (false, ready)
-                }
-                for watcher in watchers { watcher.resume() }
-                if resume { continuation.resume() }
-            }
-        } onCancel: {
-            let continuation = state.withLock { $0.waiters.removeValue(forKey: id) }
-            continuation?.resume()
-        }
+        let watchers = state.withLock { $0.arrive() }
+        for watcher in watchers { watcher.resume() }
+        await state.wait(in: \.waiters, ifCancelled: ()) { state, _ in state.isOpen ? () : nil }
     }
 
     /// A thread's arrival at the gate, for threads outside Swift concurrency (the loopback
@@ -57,9 +48,7 @@ public final class AsyncGate: Sendable {
     func arriveFromThread() -> DispatchSemaphore {
         let semaphore = DispatchSemaphore(value: 0)
         let (isOpen, watchers) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
-            state.arrivals += 1
-            let ready = state.arrivalWatchers.filter { $0.count <= state.arrivals }.map(\.continuation)
-            state.arrivalWatchers.removeAll { $0.count <= state.arrivals }
+            let ready = state.arrive()
             if !state.isOpen { state.threadWaiters.append(semaphore) }
             return (state.isOpen, ready)
         }
@@ -72,11 +61,8 @@ public final class AsyncGate: Sendable {
     public func open() {
         let (waiters, threads) = state.withLock { state in
             state.isOpen = true
-            defer {
-                state.waiters = [:]
-                state.threadWaiters = []
-            }
-            return (Array(state.waiters.values), state.threadWaiters)
+            defer { state.threadWaiters = [] }
+            return (state.waiters.removeAll(), state.threadWaiters)
         }
         for waiter in waiters { waiter.resume() }
         for thread in threads { thread.signal() }
@@ -95,25 +81,11 @@ public final class AsyncGate: Sendable {
     /// Suspends until at least `count` calls to ``wait()`` have arrived, or until the calling
     /// task is cancelled (a test past its time limit fails instead of hanging the run).
     public func waitForArrivals(_ count: Int) async {
-        let id: UInt64 = state.withLock { state in
-            defer { state.nextID += 1 }
-            return state.nextID
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let ready = state.withLock { state in
-                    if state.arrivals >= count || Task.isCancelled { return true }
-                    state.arrivalWatchers.append((id, count, continuation))
-                    return false
-                }
-                if ready { continuation.resume() }
-            }
-        } onCancel: {
-            let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
-                guard let index = state.arrivalWatchers.firstIndex(where: { $0.id == id }) else { return nil }
-                return state.arrivalWatchers.remove(at: index).continuation
-            }
-            continuation?.resume()
-        }
+        await state.wait(in: \.arrivalWatchers, ifCancelled: (), until: { state, id in
+            if state.arrivals >= count { return () }
+            // A count left by a cancelled watcher is dropped by the arrival that reaches it.
+            state.watchedCounts[id] = count
+            return nil
+        })
     }
 }

@@ -50,17 +50,17 @@ public final class LoopbackHTTPServer: Sendable {
         var statistics: [String: PathStatistics] = [:]
         var log: [Request] = []
         var connections: [Int32: LoopbackSocket] = [:]
-        var watchers: [Watcher] = []
-        var nextWatcherID: UInt64 = 0
+        var watchers = WaiterTable<Void, Never>()
+        /// What each waiting watcher waits for, by its id.
+        var watched: [UInt64: Watch] = [:]
         var isStopping = false
     }
 
-    private struct Watcher {
-        let id: UInt64
+    /// A counter of a path and the value a watcher waits for it to reach.
+    private struct Watch {
         let path: String
         let counter: PathStatistics.Counter
         let value: Int
-        let continuation: CheckedContinuation<Void, Never>
     }
 
     /// Starts a server listening on 127.0.0.1 with an ephemeral port.
@@ -162,26 +162,12 @@ public final class LoopbackHTTPServer: Sendable {
     /// Suspends until `counter` of `path` has reached at least `value` (at once if it has), or
     /// until the calling task is cancelled (a test past its time limit fails instead of hanging).
     public func waitUntil(path: String, _ counter: PathStatistics.Counter, reaches value: Int) async {
-        let id = state.withLock { state -> UInt64 in
-            defer { state.nextWatcherID += 1 }
-            return state.nextWatcherID
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let holds = state.withLock { state -> Bool in
-                    if (state.statistics[path] ?? PathStatistics())[counter] >= value || Task.isCancelled { return true }
-                    state.watchers.append(Watcher(id: id, path: path, counter: counter, value: value, continuation: continuation))
-                    return false
-                }
-                if holds { continuation.resume() }
-            }
-        } onCancel: {
-            let watcher = state.withLock { state -> Watcher? in
-                guard let index = state.watchers.firstIndex(where: { $0.id == id }) else { return nil }
-                return state.watchers.remove(at: index)
-            }
-            watcher?.continuation.resume()
-        }
+        await state.wait(in: \.watchers, ifCancelled: (), until: { state, id in
+            if (state.statistics[path] ?? PathStatistics())[counter] >= value { return () }
+            // A watch left by a cancelled watcher is dropped when its value is reached.
+            state.watched[id] = Watch(path: path, counter: counter, value: value)
+            return nil
+        })
     }
 
     /// Suspends until `path` has received at least `count` requests.
@@ -260,12 +246,8 @@ public final class LoopbackHTTPServer: Sendable {
 
     private static func takeReadyWatchers(_ state: inout State, path: String) -> [CheckedContinuation<Void, Never>] {
         let statistics = state.statistics[path] ?? PathStatistics()
-        var ready: [CheckedContinuation<Void, Never>] = []
-        state.watchers.removeAll { watcher in
-            guard watcher.path == path, statistics[watcher.counter] >= watcher.value else { return false }
-            ready.append(watcher.continuation)
-            return true
-        }
-        return ready
+        let reached = state.watched.filter { $0.value.path == path && statistics[$0.value.counter] >= $0.value.value }.map(\.key)
+        for id in reached { state.watched[id] = nil }
+        return state.watchers.removeAll { reached.contains($0) }
     }
 }

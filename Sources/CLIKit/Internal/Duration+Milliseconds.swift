@@ -1,14 +1,11 @@
+import WebImageCore
+
+// `milliseconds` (a number) is WebImageCore's (package access).
 extension Duration {
     /// Milliseconds with one decimal: `12.3 ms`.
     var millisecondsText: String {
         let (seconds, attoseconds) = components
         let tenths = seconds * 10_000 + attoseconds / 100_000_000_000_000
         return "\(tenths / 10).\(tenths % 10) ms"
-    }
-
-    /// Milliseconds as a number.
-    var milliseconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
     }
 }

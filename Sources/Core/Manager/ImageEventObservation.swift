@@ -1,10 +1,10 @@
 /// A registration of an event observer (``ImageManager/addEventObserver(_:)``): keep it as long
 /// as you observe. ``cancel()``, or letting it go, removes the observer.
 public final class ImageEventObservation: Sendable {
-    private let hub: EventHub
+    private let hub: ObserverList<ImageEvent>
     private let id: UInt64
 
-    init(hub: EventHub, id: UInt64) {
+    init(hub: ObserverList<ImageEvent>, id: UInt64) {
         self.hub = hub
         self.id = id
     }

@@ -20,7 +20,7 @@ public import Foundation
 public final class ImageEventSink: Sendable {
     private enum Target: Sendable {
         case request(requestID: UInt64, url: URL, cacheKey: String, handler: @Sendable (ImageEvent) -> Void)
-        case observers(EventHub, requestID: UInt64, url: URL, cacheKey: String)
+        case observers(ObserverList<ImageEvent>, requestID: UInt64, url: URL, cacheKey: String)
         case fanOut(@Sendable (ImageEvent.Kind) -> Void)
     }
 
@@ -33,7 +33,7 @@ public final class ImageEventSink: Sendable {
     }
 
     /// A sink that publishes one request's events to a manager's observers.
-    init(hub: EventHub, requestID: UInt64, url: URL, cacheKey: String) {
+    init(hub: ObserverList<ImageEvent>, requestID: UInt64, url: URL, cacheKey: String) {
         target = .observers(hub, requestID: requestID, url: url, cacheKey: cacheKey)
     }
 
@@ -48,7 +48,7 @@ public final class ImageEventSink: Sendable {
         case .request(let requestID, let url, let cacheKey, let handler):
             handler(ImageEvent(requestID: requestID, url: url, cacheKey: cacheKey, time: .now, kind: kind))
         case .observers(let hub, let requestID, let url, let cacheKey):
-            hub.publish(ImageEvent(requestID: requestID, url: url, cacheKey: cacheKey, time: .now, kind: kind))
+            hub.emit(ImageEvent(requestID: requestID, url: url, cacheKey: cacheKey, time: .now, kind: kind))
         case .fanOut(let fanOut):
             fanOut(kind)
         }

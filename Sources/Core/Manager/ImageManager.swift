@@ -105,7 +105,7 @@ public final class ImageManager: Sendable {
     private let settings = Locked(Settings())
     private let failedURLSet = FailedURLSet()
     let coordinator = LoadCoordinator()
-    let eventHub = EventHub()
+    let eventHub = ObserverList<ImageEvent>()
 
     /// A manager over `cache` and `loader`. The shared manager, over the shared caches and
     /// loaders managers, is `ImageManager.shared` in the `SwiftWebImage` module.

@@ -27,8 +27,7 @@ final class HTTPServerCore: Sendable {
         var draining = false
         /// About to stop the daemon: no more connections may be suspended.
         var stopping = false
-        var drainWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
-        var nextWaiter: UInt64 = 0
+        var drainWaiters = WaiterTable<Void, Never>()
     }
 
     private let state = Locked(State())
@@ -52,8 +51,7 @@ final class HTTPServerCore: Sendable {
             state.inFlight -= 1
             state.running[ObjectIdentifier(context)] = nil
             guard state.inFlight == 0, !state.drainWaiters.isEmpty else { return [] }
-            defer { state.drainWaiters.removeAll() }
-            return Array(state.drainWaiters.values)
+            return state.drainWaiters.removeAll()
         }
         for waiter in waiters { waiter.resume() }
     }
@@ -128,23 +126,7 @@ final class HTTPServerCore: Sendable {
 
     /// Returns when no request is in flight, or when the task is cancelled.
     func waitUntilDrained() async {
-        let id = state.withLock { state -> UInt64 in
-            defer { state.nextWaiter += 1 }
-            return state.nextWaiter
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let done = state.withLock { state -> Bool in
-                    if state.inFlight == 0 || Task.isCancelled { return true }
-                    state.drainWaiters[id] = continuation
-                    return false
-                }
-                if done { continuation.resume() }
-            }
-        } onCancel: {
-            let waiter = state.withLock { $0.drainWaiters.removeValue(forKey: id) }
-            waiter?.resume()
-        }
+        await state.wait(in: \.drainWaiters, ifCancelled: ()) { state, _ in state.inFlight == 0 ? () : nil }
     }
 
     /// No connection is suspended from now on; answers every request still running with 503

@@ -8,7 +8,7 @@ struct DownloadEnvironment: Sendable {
     let coder: any ImageCoder
     let table: TransferTable
     let scheduler: TransferScheduler
-    let events: EventHub
+    let events: ObserverList<DownloadEvent>
     /// The thread that runs every transfer's libcurl handles.
     let loop: CurlEventLoop
     /// The responses kept for `refreshCached` revalidation (`nil`: revalidation off).

@@ -1,6 +1,6 @@
 extension Duration {
     /// The duration in milliseconds, for events (decode and transform times).
-    var milliseconds: Double {
+    package var milliseconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) * 1000 + Double(attoseconds) / 1e15
     }

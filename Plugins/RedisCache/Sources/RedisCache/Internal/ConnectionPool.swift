@@ -25,26 +25,15 @@ final class ConnectionPool: Sendable {
         case unused
     }
 
-    private struct Waiter {
-        let id: UInt64
-        let continuation: CheckedContinuation<PoolSlot, any Error>
-    }
-
     private struct State {
         var idle: [PoolSlot] = []
         var slotCount = 0
-        var waiters: [Waiter] = []
-        var nextID: UInt64 = 0
+        /// Round trips waiting for a slot, first come first served.
+        var waiters = WaiterTable<PoolSlot, any Error>()
         var failureStreak = 0
         var retryAt: ContinuousClock.Instant?
         var statistics = RedisClient.Statistics()
         var isShutDown = false
-    }
-
-    private enum Decision {
-        case slot(PoolSlot)
-        case fail(any Error)
-        case wait
     }
 
     let configuration: RedisClient.Configuration
@@ -76,54 +65,33 @@ final class ConnectionPool: Sendable {
     ///   ``RedisClientError/Kind/timedOut``, ``RedisClientError/Kind/shutDown``) or
     ///   `CancellationError`.
     func acquire(deadline: Deadline) async throws -> PoolSlot {
-        let id = state.withLock { state in
-            defer { state.nextID += 1 }
-            return state.nextID
-        }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<PoolSlot, any Error>) in
-                let cancelled = Task.isCancelled
-                let decision = state.withLock { state -> Decision in
-                    if state.isShutDown { return .fail(shutDownError) }
-                    if let retryAt = state.retryAt, ContinuousClock.now < retryAt {
-                        state.statistics.rejectedWhileBackingOff += 1
-                        return .fail(backingOffError(until: retryAt))
-                    }
-                    if let slot = state.idle.popLast() { return .slot(slot) }
-                    if state.slotCount < max(1, configuration.maxConnections) {
-                        state.slotCount += 1
-                        return .slot(PoolSlot(index: state.slotCount))
-                    }
-                    if cancelled { return .fail(CancellationError()) }
-                    state.waiters.append(Waiter(id: id, continuation: continuation))
-                    return .wait
-                }
-                switch decision {
-                case .slot(let slot): continuation.resume(returning: slot)
-                case .fail(let error): continuation.resume(throwing: error)
-                case .wait:
-                    DispatchQueue.global().asyncAfter(deadline: .now() + deadline.secondsLeft) { [weak self] in
-                        self?.expireWaiter(id)
-                    }
-                }
+        try await state.waitThrowing(in: \.waiters, until: { state, _ in
+            if state.isShutDown { throw shutDownError }
+            if let retryAt = state.retryAt, ContinuousClock.now < retryAt {
+                state.statistics.rejectedWhileBackingOff += 1
+                throw backingOffError(until: retryAt)
             }
-        } onCancel: {
-            let waiter = state.withLock { state -> Waiter? in
-                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-                return state.waiters.remove(at: index)
+            if let slot = state.idle.popLast() { return slot }
+            if state.slotCount < max(1, configuration.maxConnections) {
+                state.slotCount += 1
+                return PoolSlot(index: state.slotCount)
             }
-            waiter?.continuation.resume(throwing: CancellationError())
-        }
+            return nil
+        }, whenWaiting: { id in
+            DispatchQueue.global().asyncAfter(deadline: .now() + deadline.secondsLeft) { [weak self] in
+                self?.expireWaiter(id)
+            }
+        })
     }
 
     /// Fails the waiter `id` if it is still waiting when its deadline passes.
     private func expireWaiter(_ id: UInt64) {
-        let (waiter, busy) = state.withLock { state -> (Waiter?, Int) in
-            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return (nil, 0) }
+        let (waiter, busy) = state.withLock { state -> (CheckedContinuation<PoolSlot, any Error>?, Int) in
+            guard let waiter = state.waiters.remove(id: id) else { return (nil, 0) }
             state.statistics.timeouts += 1
-            return (state.waiters.remove(at: index), state.slotCount)
+            return (waiter, state.slotCount)
         }
-        waiter?.continuation.resume(throwing: RedisClientError(
+        waiter?.resume(throwing: RedisClientError(
             .timedOut,
             "none of the \(busy) connections to \(configuration.endpoint) became free within the command timeout of \(configuration.commandTimeout) s"
         ))
@@ -132,8 +100,8 @@ final class ConnectionPool: Sendable {
     /// Takes back a lent slot: hands it to the first waiter, or keeps it idle. A failure starts
     /// (or lengthens) the backoff and fails every waiter at once.
     func release(_ slot: PoolSlot, outcome: Outcome) {
-        var handOff: Waiter?
-        var failed: [Waiter] = []
+        var handOff: CheckedContinuation<PoolSlot, any Error>?
+        var failed: [CheckedContinuation<PoolSlot, any Error>] = []
         var failure: (any Error)?
         state.withLock { state in
             switch outcome {
@@ -152,8 +120,7 @@ final class ConnectionPool: Sendable {
                 if let delay = reconnectDelay(afterFailures: state.failureStreak) {
                     let retryAt = ContinuousClock.now + delay
                     state.retryAt = max(state.retryAt ?? retryAt, retryAt)
-                    failed = state.waiters
-                    state.waiters = []
+                    failed = state.waiters.removeAll()
                     failure = backingOffError(until: retryAt, after: error)
                     state.statistics.rejectedWhileBackingOff += failed.count
                 }
@@ -165,32 +132,31 @@ final class ConnectionPool: Sendable {
                 slot.closeConnection()
                 return
             }
-            if !state.waiters.isEmpty {
-                handOff = state.waiters.removeFirst()
+            if let first = state.waiters.removeFirst() {
+                handOff = first
             } else {
                 state.idle.append(slot)
             }
         }
-        handOff?.continuation.resume(returning: slot)
+        handOff?.resume(returning: slot)
         if let failure {
-            for waiter in failed { waiter.continuation.resume(throwing: failure) }
+            for waiter in failed { waiter.resume(throwing: failure) }
         }
     }
 
     /// Closes every idle connection and fails every waiter; later round trips fail with
     /// ``RedisClientError/Kind/shutDown``. Lent slots close when they come back.
     func shutdown() {
-        let (idle, waiters) = state.withLock { state -> ([PoolSlot], [Waiter]) in
+        let (idle, waiters) = state.withLock { state -> ([PoolSlot], [CheckedContinuation<PoolSlot, any Error>]) in
             state.isShutDown = true
             defer {
                 state.slotCount -= state.idle.count
                 state.idle = []
-                state.waiters = []
             }
-            return (state.idle, state.waiters)
+            return (state.idle, state.waiters.removeAll())
         }
         for slot in idle { slot.closeConnection() }
-        for waiter in waiters { waiter.continuation.resume(throwing: shutDownError) }
+        for waiter in waiters { waiter.resume(throwing: shutDownError) }
     }
 
     /// The wait before the next attempt after `failures` consecutive failures, or `nil` for
