@@ -85,10 +85,10 @@ public final class ImageServer: ServerRequestHandler {
     let metrics = ServerMetrics()
     let resultMemory: ResultMemoryTier
     let reducedOriginals: ReducedOriginals
-    /// Requests that joined a running production (for tests).
-    let joinedFlights = Locked(0)
-    /// The result productions running, by result key.
-    let resultFlights = Locked<[String: Task<Result<(EncodedResult, ImageServerCacheTier), ServingFailure>, Never>]>([:])
+    /// The result productions running, by result key: one production per result, shared by the
+    /// identical requests that arrive while it runs. A production whose requesters all left
+    /// (at their deadline) still runs to its end: its result is cached either way.
+    let resultFlights = SharedWork<String, Result<(EncodedResult, ImageServerCacheTier), ServingFailure>>(cancelsAbandonedWork: false)
     let admission: TransformAdmission
     let sources: SourceResolver
     let signer: ThumborSigner?
@@ -241,25 +241,20 @@ public final class ImageServer: ServerRequestHandler {
         metrics.resultMissed()
         try Task.checkCancellation(or: ServingFailure(503, "request cancelled", retryAfter: 1))
         // One production per result: identical requests that arrive while it runs wait for it.
-        let flight = resultFlights.withLock { flights -> Task<Result<(EncodedResult, ImageServerCacheTier), ServingFailure>, Never> in
-            if let running = flights[resultKey] {
-                joinedFlights.withLock { $0 += 1 }
-                return running
-            }
-            let task = Task {
-                let outcome: Result<(EncodedResult, ImageServerCacheTier), ServingFailure>
+        let outcome: Result<(EncodedResult, ImageServerCacheTier), ServingFailure>
+        do {
+            outcome = try await resultFlights.value(for: resultKey) {
                 do throws(ServingFailure) {
-                    outcome = .success(try await self.produce(thumbor, choice: choice, maxAge: maxAge, resultKey: resultKey))
+                    return .success(try await self.produce(thumbor, choice: choice, maxAge: maxAge, resultKey: resultKey))
                 } catch {
-                    outcome = .failure(error)
+                    return .failure(error)
                 }
-                _ = self.resultFlights.withLock { $0.removeValue(forKey: resultKey) }
-                return outcome
             }
-            flights[resultKey] = task
-            return task
+        } catch {
+            // Only a cancelled requester gets here (the production's own failures are values).
+            throw ServingFailure(503, "request cancelled", retryAfter: 1)
         }
-        let (result, tier) = try await flight.value.get()
+        let (result, tier) = try outcome.get()
         resultMemory.set(result, forKey: memoryKey)
         return (imageResponse(result, for: request), tier)
     }

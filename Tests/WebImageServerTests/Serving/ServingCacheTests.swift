@@ -127,7 +127,7 @@ extension ServingCacheTests {
                 group.addTask { await fixture.get(request).body }
             }
             await fixture.origin.waitForRequests(to: "/slow.jpg")
-            while fixture.server.joinedFlights.withLock({ $0 }) < count - 1 { await Task.yield() }
+            while fixture.server.resultFlights.joinCount < count - 1 { await Task.yield() }
             gate.open()
             return await group.reduce(into: [Data]()) { $0.append($1) }
         }
