@@ -330,11 +330,19 @@ public final class WebImageCache: Sendable {
 
     /// The result of a decoded disk entry, promoted to memory when allowed: never an image the
     /// decode made smaller than the entry (a thumbnail size or scale-down budget in the query,
-    /// or the first frame of an animation; see ``ImageDecodeRequest/mayPromote(_:)``), which
-    /// would answer later plain queries.
+    /// or the first frame of an animation; see ``ImageDecodeRequest/mayPromote(_:)``) under the
+    /// queried key, which would answer later plain queries. A thumbnail goes into memory under
+    /// the thumbnail's own key instead (``ImageDecodeRequest/thumbnailMemoryKey(for:queriedKey:)``,
+    /// SDWebImage's behaviour), never to disk.
     private func diskResult(_ outcome: CachedDataDecodeResult, stage: ImageDecodeRequest, entry: DiskStorageEntry, forKey key: String, context: WebImageContext) -> ImageCacheResult? {
         guard let image = outcome.image else { return nil }
-        if promotesToMemory(context), stage.mayPromote(image) { memoryCache.setImage(image, forKey: key) }
+        if promotesToMemory(context) {
+            if stage.mayPromote(image) {
+                memoryCache.setImage(image, forKey: key)
+            } else if let thumbnailKey = stage.thumbnailMemoryKey(for: image, queriedKey: key) {
+                memoryCache.setImage(image, forKey: thumbnailKey)
+            }
+        }
         return ImageCacheResult(image: image, data: entry.data, cacheType: .disk)
     }
 

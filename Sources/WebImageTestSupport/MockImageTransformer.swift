@@ -2,7 +2,10 @@ public import WebImageCore
 import Foundation
 
 /// An ``/WebImageCore/ImageTransformer`` that records its calls and marks its output: the result has the
-/// ``/WebImageCore/ImageMetadata/transformed`` flag and its key appended to ``/WebImageCore/WebImage/extendedData``.
+/// ``/WebImageCore/ImageMetadata/transformed`` flag and its key appended to ``/WebImageCore/WebImage/extendedData``
+/// (so a test reads which coder and transformers made an image). Its
+/// ``/WebImageCore/ImageTransformer/preserveImageMetadata`` is `false`, so that the manager keeps
+/// that mark instead of the source's extended data.
 public final class MockImageTransformer: ImageTransformer {
     /// One call: the cache key it was given and the input's size.
     public struct Call: Sendable, Equatable {
@@ -23,6 +26,9 @@ public final class MockImageTransformer: ImageTransformer {
     /// Every call, in order.
     public let calls = CallRecorder<Call>()
     private let failure = Locked<WebImageError?>(nil)
+
+    /// `false`: the manager keeps the extended data this transformer writes.
+    public var preserveImageMetadata: Bool { false }
 
     /// A transformer whose ``transformerKey`` is `key`.
     public init(key: String = "MockTransformer") {

@@ -3,8 +3,9 @@ import Testing
 import WebImageTestSupport
 @testable import WebImageCore
 
-/// A transformer's output keeps its source's format and extended data unless the transformer
-/// sets them (SDWebImage's default), whoever wrote the transformer: the manager applies it.
+/// A transformer's output takes its source's format and extended data (SDWebImage's
+/// `preserveImageMetadata`, on by default: "override from the full image"), whoever wrote the
+/// transformer: the manager applies it. A transformer that turns it off keeps what it set.
 @Suite struct ImageManagerTransformMetadataTests {
     let cache = MockImageCache()
     let loader = MockImageLoader()
@@ -47,17 +48,39 @@ import WebImageTestSupport
         #expect(image.extendedData == extended)
     }
 
-    @Test func whatTheTransformerSetsStands() async throws {
-        loader.respond(to: url, with: .image(source, data: Data("png".utf8)))
-        let own = Data("own".utf8)
-        let converting = ClosureImageTransformer(key: "ToJPEG") { _, _ in
-            var image = WebImage(bitmap: TestImages.gradient(width: 4, height: 4), format: .jpeg)
-            image.extendedData = own
+    /// SDWebImage's test08: the source's metadata overrides what a preserving transformer set.
+    @Test func thePreservedMetadataOverridesWhatTheTransformerSet() async throws {
+        var plain = TestImages.still(format: .jpeg)
+        plain.metadata.insert(.decoded)
+        loader.respond(to: url, with: .image(plain, data: Data("jpeg".utf8)))
+        let converting = ClosureImageTransformer(key: "Own") { _, _ in
+            var image = WebImage(bitmap: TestImages.gradient(width: 4, height: 4), format: .undefined)
+            image.extendedData = Data("Foobar".utf8)
             return image
         }
         let result = try await manager.loadImage(with: url, context: WebImageContext { $0.imageTransformer = converting })
         let image = try #require(result.image)
+        #expect(image.format == .jpeg, "override from the full image")
+        #expect(image.extendedData == nil, "override from the full image")
+        #expect(image.metadata.contains(.transformed) && image.pixelSize == PixelSize(width: 4, height: 4))
+    }
+
+    /// A transformer that does not preserve metadata keeps what it set.
+    struct OwnMetadata: ImageTransformer {
+        let transformerKey = "ToJPEG"
+        var preserveImageMetadata: Bool { false }
+        func transform(_ image: WebImage, forKey key: String) throws -> WebImage {
+            var output = WebImage(bitmap: TestImages.gradient(width: 4, height: 4), format: .jpeg)
+            output.extendedData = Data("own".utf8)
+            return output
+        }
+    }
+
+    @Test func whatANonPreservingTransformerSetsStands() async throws {
+        loader.respond(to: url, with: .image(source, data: Data("png".utf8)))
+        let result = try await manager.loadImage(with: url, context: WebImageContext { $0.imageTransformer = OwnMetadata() })
+        let image = try #require(result.image)
         #expect(image.format == .jpeg)
-        #expect(image.extendedData == own)
+        #expect(image.extendedData == Data("own".utf8))
     }
 }

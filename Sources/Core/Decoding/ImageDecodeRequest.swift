@@ -177,6 +177,24 @@ public struct ImageDecodeRequest: Sendable {
         !decoded.metadata.contains(.thumbnail) && !decodeOptions.firstFrameOnly
     }
 
+    /// The key under which a cache may keep `decoded` in memory when ``mayPromote(_:)`` refuses
+    /// the queried key `key` because the decode made a thumbnail: the key of the thumbnail
+    /// request for it (``ImageManager/thumbnailedKey(_:size:preserveAspectRatio:)``), which would
+    /// decode the same bytes to the same image (SDWebImage's query with a thumbnail size writes
+    /// memory under the thumbnail's key). `nil` when that does not hold: no thumbnail size (a
+    /// scale-down budget), only the first frame, a kept colour profile, or a key that already
+    /// has variant parts.
+    /// - Parameters:
+    ///   - decoded: The image this stage decoded from the bytes stored under `key`.
+    ///   - key: The key that was queried.
+    public func thumbnailMemoryKey(for decoded: WebImage, queriedKey key: String) -> String? {
+        guard decoded.metadata.contains(.thumbnail), let size = decodeOptions.thumbnailPixelSize, !size.isEmpty,
+              decodeOptions.scaleDownLimitBytes == nil, !decodeOptions.firstFrameOnly,
+              decodeOptions.colorProfileHandling == .convertToSRGB,
+              !key.utf8.contains(UInt8(ascii: "|")), !key.utf8.contains(UInt8(ascii: "\\")) else { return nil }
+        return ImageManager.thumbnailedKey(key, size: size, preserveAspectRatio: decodeOptions.preserveAspectRatio)
+    }
+
     /// ``decodeCachedData(_:extendedData:)`` on `executor`, off the Swift concurrency pool. A
     /// task cancelled before the decode starts gets ``CachedDataDecodeResult/keep(_:)``.
     public func decodeCachedData(_ data: Data, extendedData: Data? = nil, on executor: BlockingWorkExecutor) async -> CachedDataDecodeResult {

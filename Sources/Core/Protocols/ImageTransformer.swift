@@ -6,17 +6,28 @@
 ///
 /// Transformers run off the caller's thread, from any thread, concurrently.
 ///
-/// Through ``ImageManager``, the output keeps the input's ``WebImage/format`` and
-/// ``WebImage/extendedData`` unless the transformer sets them (a format other than
-/// ``ImageFormat/undefined``, extended data not `nil`), and is marked
-/// ``ImageMetadata/transformed``: a transformer that draws a fresh image need not copy them.
+/// Through ``ImageManager`` the output is marked ``ImageMetadata/transformed``, and with
+/// ``preserveImageMetadata`` (the default) it takes the input's metadata, whatever the
+/// transformer set (SDWebImage's "override from the full image"): ``WebImage/format``,
+/// ``WebImage/extendedData``, ``WebImage/colorProfile`` and the ``ImageMetadata/incremental``
+/// and ``ImageMetadata/decoded`` flags. A transformer that draws a fresh image need not copy them.
+/// Without it the output is kept as the transformer made it, but for a ``ImageFormat/undefined``
+/// format, `nil` extended data and no colour profile, which still come from the input.
 public protocol ImageTransformer: Sendable {
     /// A stable string that names this transformer and its parameters.
     var transformerKey: String { get }
+    /// Whether the manager gives the output the input's metadata (default `true`; SDWebImage's
+    /// `preserveImageMetadata`).
+    var preserveImageMetadata: Bool { get }
     /// Transforms `image`, loaded for cache key `key`.
     /// - Throws: ``WebImageError`` with ``WebImageError/Code/transformFailed`` (for example a crop
     ///   outside the image), or ``WebImageError/Code/invalidArgument`` for a parameter out of range.
     func transform(_ image: WebImage, forKey key: String) throws -> WebImage
+}
+
+extension ImageTransformer {
+    /// `true`: the output takes the input's format, extended data, colour profile and flags.
+    public var preserveImageMetadata: Bool { true }
 }
 
 /// A transformer made of a key and a closure.

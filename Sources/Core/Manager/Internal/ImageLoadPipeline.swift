@@ -23,8 +23,11 @@ struct ImageLoadPipeline: Sendable {
         let context: WebImageContext
     }
 
-    /// Runs the stages; delivers the result (or error) exactly once through `deliver`, then
-    /// finishes the stores unless `waitStoreCache` made them run first.
+    /// Runs the stages; delivers the result (or error) exactly once through `deliver`. The
+    /// stores' immediate parts (memory tiers, ``ImageCache/beginStore(_:data:forKey:options:context:cacheType:)``)
+    /// run before the delivery, so that a memory lookup in the completion finds the image under
+    /// its key, thumbnails included (SDWebImage writes memory before it completes); the rest
+    /// (disk, remote tiers) runs after it, or before it with `waitStoreCache`.
     func run(emit: @escaping ImageLoadEventHandler, deliver: (Result<ImageLoadResult, any Error>) -> Void) async {
         let outcome: (ImageLoadResult, [StoreAction])
         do {
@@ -34,20 +37,29 @@ struct ImageLoadPipeline: Sendable {
             return
         }
         let (result, stores) = outcome
+        let begun = begin(stores)
         if request.options.contains(.waitStoreCache) {
-            await perform(stores)
+            await finish(begun)
             deliver(.success(result))
         } else {
             deliver(.success(result))
-            await perform(stores)
+            await finish(begun)
         }
     }
 
-    private func perform(_ stores: [StoreAction]) async {
-        for store in stores {
+    /// The immediate part of every store, now, and what is left of each.
+    private func begin(_ stores: [StoreAction]) -> [(store: StoreAction, rest: @Sendable () async throws -> Void)] {
+        stores.map { store in
+            (store, store.cache.beginStore(store.image, data: store.data, forKey: store.key, options: store.options, context: store.context, cacheType: store.cacheType))
+        }
+    }
+
+    /// Finishes begun stores, one after the other, and reports each.
+    private func finish(_ begun: [(store: StoreAction, rest: @Sendable () async throws -> Void)]) async {
+        for (store, rest) in begun {
             // A store failure never fails a load: the image is delivered, the event reports it.
             do {
-                try await store.cache.store(store.image, data: store.data, forKey: store.key, options: store.options, context: store.context, cacheType: store.cacheType)
+                try await rest()
                 sink?.emit(.stored(cacheType: store.cacheType, key: store.key))
             } catch {
                 guard let sink else { continue }
@@ -254,11 +266,12 @@ struct ImageLoadPipeline: Sendable {
     /// Applies the transformer unless the request has none or the image is animated (without
     /// `transformAnimatedImage`) or vector (without `transformVectorImage`).
     ///
-    /// The output keeps the source's ``WebImage/format``, ``WebImage/extendedData`` and
-    /// ``WebImage/colorProfile`` unless the transformer set them (a format other than
-    /// ``ImageFormat/undefined``, extended data or a profile not `nil`), SDWebImage's default:
-    /// every transformer goes through here, a third party's too, and one that makes a new image
-    /// of the source's pixels leaves them in the source's colour space.
+    /// With the transformer's ``ImageTransformer/preserveImageMetadata`` (the default) the output
+    /// takes the source's ``WebImage/format``, ``WebImage/extendedData``, ``WebImage/colorProfile``
+    /// and incremental and decoded flags, whatever the transformer set (SDWebImage's
+    /// `SDImageCopyAssociatedObject` after a transform: "override from the full image"); without
+    /// it, only what the transformer left unset (an undefined format, `nil` extended data, no
+    /// profile) comes from the source. Every transformer goes through here, a third party's too.
     /// It is marked ``ImageMetadata/transformed``.
     /// - Returns: The image and whether it was transformed.
     /// The transformer runs on ``BlockingWorkExecutor/processing``, off the concurrency pool.
@@ -273,9 +286,17 @@ struct ImageLoadPipeline: Sendable {
             if let sink {
                 sink.emit(.transformed(transformerKey: transformer.transformerKey, milliseconds: (ContinuousClock.now - started).milliseconds))
             }
-            if output.format == .undefined { output.format = image.format }
-            if output.extendedData == nil { output.extendedData = image.extendedData }
-            if output.colorProfile == nil { output.colorProfile = image.colorProfile }
+            if transformer.preserveImageMetadata {
+                output.format = image.format
+                output.extendedData = image.extendedData
+                output.colorProfile = image.colorProfile
+                output.metadata.subtract([.incremental, .decoded])
+                output.metadata.formUnion(image.metadata.intersection([.incremental, .decoded]))
+            } else {
+                if output.format == .undefined { output.format = image.format }
+                if output.extendedData == nil { output.extendedData = image.extendedData }
+                if output.colorProfile == nil { output.colorProfile = image.colorProfile }
+            }
             output.metadata.insert(.transformed)
             return (output, true)
         } catch is CancellationError {
