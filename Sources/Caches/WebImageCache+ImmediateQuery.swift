@@ -1,6 +1,11 @@
 public import WebImageCore
 
 extension WebImageCache {
+    /// The memory tier's image for `key` (what a plain query answers from memory).
+    public func memoryHit(forKey key: String) -> WebImage? {
+        memoryCache.image(forKey: key)
+    }
+
     /// What ``queryImage(forKey:options:context:cacheType:)`` would answer, when it can be had
     /// on the calling thread (SDWebImage's `SDImageCache` synchronous paths):
     /// - a memory hit, unless `queryMemoryData` wants its data from disk too;
@@ -12,6 +17,11 @@ extension WebImageCache {
     ///   option allows reading it here.
     public func queryImageImmediately(forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) -> ImmediateCacheAnswer {
         guard cacheType != .none else { return .miss }
+        // The common memory hit first, with no shaping and no detour (the manager's fast path).
+        if cacheType.includesMemory, options.isDisjoint(with: [.queryMemoryData, .decodeFirstFrameOnly, .matchAnimatedImageClass]),
+           let image = memoryCache.image(forKey: key) {
+            return .hit(ImageCacheResult(image: image, cacheType: .memory))
+        }
         let memoryImage = cacheType.includesMemory ? shapedMemoryImage(forKey: key, options: options) : nil
         if let memoryImage, !options.contains(.queryMemoryData) || !cacheType.includesDisk {
             return .hit(ImageCacheResult(image: memoryImage, cacheType: .memory))

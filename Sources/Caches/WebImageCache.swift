@@ -262,7 +262,10 @@ public final class WebImageCache: Sendable {
 
     /// The memory hit for `key`, shaped by the options (see ``ImageDecodeRequest/shaped(_:options:)``).
     func shapedMemoryImage(forKey key: String, options: WebImageOptions) -> WebImage? {
-        memoryCache.image(forKey: key).flatMap { ImageDecodeRequest.shaped($0, options: options) }
+        guard let image = memoryCache.image(forKey: key) else { return nil }
+        // The common case returns the image as it is: no copy through the shaping.
+        if options.isDisjoint(with: [.decodeFirstFrameOnly, .matchAnimatedImageClass]) { return image }
+        return ImageDecodeRequest.shaped(image, options: options)
     }
 
     /// Whether a disk hit may be written to memory: the config allows it and the context's

@@ -115,6 +115,12 @@ public final class CachesManager: ImageCache {
     /// - ``Policy/concurrent``: the first hit in member order (a hit at once is the first to
     ///   arrive); else `.unknown` if a member cannot answer at once; else a miss.
     /// - ``Policy/highestOnly``, ``Policy/lowestOnly``: that member's answer.
+    /// The first member's memory hit, in query order (the member a plain query asks first); `nil`
+    /// when it has none, and the manager asks the usual way.
+    public func memoryHit(forKey key: String) -> WebImage? {
+        participants(queryPolicy).first?.memoryHit(forKey: key)
+    }
+
     public func queryImageImmediately(forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) -> ImmediateCacheAnswer {
         let policy = queryPolicy
         var undecided = false

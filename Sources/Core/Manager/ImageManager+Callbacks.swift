@@ -32,6 +32,11 @@ extension ImageManager {
         progress: ImageLoadEventHandler? = nil,
         completed: @escaping @Sendable (Result<ImageLoadResult, WebImageError>) -> Void
     ) -> ImageOperation {
+        // The memory fast path of a plain request first: an empty context calls back at once.
+        if let hit = plainMemoryHit(url, options: options, context: context) {
+            completed(.success(hit))
+            return ImageOperation()
+        }
         let queue = context.callbackQueue ?? .immediate
         let once = CompletionOnce(queue: queue, completed)
         let events: ImageLoadEventHandler? = progress.map { progress in

@@ -19,6 +19,28 @@ extension ImageManager {
     ///   honours them; the async API runs on the Swift concurrency pool, which must not block on
     ///   a file read and decode, so it asks for the memory tier's answer only (the flags are
     ///   left out of this query; the usual path reads the disk off the pool).
+    /// The memory hit of a plain request, without preparing it: an empty context, no flag that
+    /// changes the key (`scaleDownLargeImages`) or the answer (`queryMemoryData`,
+    /// `decodeFirstFrameOnly`, `matchAnimatedImageClass`, `avoidDecodeImage`, `fromLoaderOnly`,
+    /// `refreshCached`), no manager-wide options processor, cache key filter or transformer, no
+    /// blocked URL at all, no event observer, and a cache that answers
+    /// ``ImageCache/memoryHit(forKey:)``. The key is then the URL's absolute string, escaped:
+    /// what ``prepare`` would give, found with no context copy, no URL hashing and no answer to
+    /// unwrap. `nil` (a miss too) sends the request the usual way, which asks the cache again
+    /// and answers any hit it finds.
+    func plainMemoryHit(_ url: URL?, options: WebImageOptions, context: WebImageContext) -> ImageLoadResult? {
+        guard context.isEmpty, let url,
+              options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .scaleDownLargeImages, .queryMemoryData, .decodeFirstFrameOnly, .matchAnimatedImageClass, .avoidDecodeImage]),
+              !hasKeyChangingSettings.load(ordering: .relaxed), failedURLSet.isEmpty, !eventHub.isObserved else { return nil }
+        let absolute = url.absoluteString
+        guard !absolute.isEmpty else { return nil }
+        let key = Self.escapedKeyText(absolute)
+        // A cancelled task goes the usual way, which refuses it (checked after the lookup: a
+        // miss, the common case of a cancelled load too, costs nothing more).
+        guard let image = imageCache.memoryHit(forKey: key), !Task.isCancelled else { return nil }
+        return ImageLoadResult(image: image, data: nil, cacheType: .memory, url: url, cacheKey: key)
+    }
+
     func immediateResult(for request: ImageLoadRequest, mayReadDisk: Bool) -> ImageLoadResult? {
         var options = request.options
         guard !options.contains(.fromLoaderOnly), !options.contains(.refreshCached), request.queryCacheType != .none else { return nil }

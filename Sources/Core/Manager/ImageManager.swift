@@ -1,3 +1,4 @@
+import Synchronization
 public import Foundation
 
 /// Loads images: cache query, load, decode, transform, store (SDWebImage's `SDWebImageManager`).
@@ -103,7 +104,11 @@ public final class ImageManager: Sendable {
     }
 
     private let settings = Locked(Settings())
-    private let failedURLSet = FailedURLSet()
+    /// Whether a setting changes a plain request's key or options (an options processor, a
+    /// cache key filter or a transformer): kept with `settings`, read by the memory fast path
+    /// with one atomic load.
+    let hasKeyChangingSettings = Atomic<Bool>(false)
+    let failedURLSet = FailedURLSet()
     let coordinator = LoadCoordinator()
     let eventHub = ObserverList<ImageEvent>()
 
@@ -117,7 +122,7 @@ public final class ImageManager: Sendable {
     /// The default cache key filter (the context's wins).
     public var cacheKeyFilter: (any CacheKeyFilter)? {
         get { settings.withLock { $0.cacheKeyFilter } }
-        set { settings.withLock { $0.cacheKeyFilter = newValue } }
+        set { updateSettings { $0.cacheKeyFilter = newValue } }
     }
     /// The default cache serializer (the context's wins).
     public var cacheSerializer: (any CacheSerializer)? {
@@ -127,12 +132,20 @@ public final class ImageManager: Sendable {
     /// The default options processor (the context's wins).
     public var optionsProcessor: (any OptionsProcessor)? {
         get { settings.withLock { $0.optionsProcessor } }
-        set { settings.withLock { $0.optionsProcessor = newValue } }
+        set { updateSettings { $0.optionsProcessor = newValue } }
     }
     /// The default transformer, applied to every request whose context names none.
     public var transformer: (any ImageTransformer)? {
         get { settings.withLock { $0.transformer } }
-        set { settings.withLock { $0.transformer = newValue } }
+        set { updateSettings { $0.transformer = newValue } }
+    }
+
+    /// Changes the settings and ``hasKeyChangingSettings`` together.
+    private func updateSettings(_ change: (inout Settings) -> Void) {
+        settings.withLock { settings in
+            change(&settings)
+            hasKeyChangingSettings.store(settings.optionsProcessor != nil || settings.cacheKeyFilter != nil || settings.transformer != nil, ordering: .relaxed)
+        }
     }
 
     // MARK: Blocked URLs
@@ -182,6 +195,9 @@ public final class ImageManager: Sendable {
         context: WebImageContext = WebImageContext(),
         events: ImageLoadEventHandler? = nil
     ) async throws -> ImageLoadResult {
+        if let hit = plainMemoryHit(url, options: options, context: context) {
+            return hit
+        }
         let request: ImageLoadRequest
         do {
             request = try prepare(url, options: options, context: context)

@@ -36,6 +36,14 @@ public protocol ImageCache: Sendable {
     /// ``queryImage(forKey:options:context:cacheType:)`` as usual. A cache that answers must
     /// answer as that query would (same hit, same tier), or `.unknown`.
     func queryImageImmediately(forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) -> ImmediateCacheAnswer
+    /// The image a plain query of `key` (no options, every tier) would answer from the memory
+    /// tier, looked up on the caller's thread with nothing else: the manager's fast path for a
+    /// memory hit of a plain request. `nil` means "ask the usual way", not a miss.
+    ///
+    /// The default answers `nil`. A cache that answers must answer what
+    /// ``queryImageImmediately(forKey:options:context:cacheType:)`` would (with `[]`, an empty
+    /// context and ``ImageCacheType/all``) when that is a memory hit.
+    func memoryHit(forKey key: String) -> WebImage?
     /// Starts a store: writes the tiers that take a write without waiting (a memory tier)
     /// before it returns, and returns the rest of the store (disk, network) for the caller to
     /// run (SDWebImage's `storeImage:...completion:` writes memory before it returns, then the
@@ -60,6 +68,9 @@ extension ImageCache {
     public func queryImageImmediately(forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) -> ImmediateCacheAnswer {
         .unknown
     }
+
+    /// `nil`: the manager asks the usual way.
+    public func memoryHit(forKey key: String) -> WebImage? { nil }
 
     /// The default: nothing before returning; the rest is the whole asynchronous `store`.
     public func beginStore(_ image: WebImage?, data: Data?, forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) -> @Sendable () async throws -> Void {
