@@ -53,7 +53,7 @@ public struct ImageServeConfiguration: Sendable {
     /// Where the access log goes.
     public var accessLog = AccessLog.standardError
     /// Decodes sources and encodes results, in every cache and the image server (default:
-    /// ``/WebImageCore/CodersManager/shared``). Pass a coders manager of your own with the
+    /// `CodersManager.shared`). Pass a coders manager of your own with the
     /// plug-in coders the server should speak (`webimage serve` passes the built-in coders and
     /// the WebP, HEIF, JPEG XL and AVIF plug-ins, and changes no shared manager).
     public var coder: any ImageCoder = CodersManager.shared
