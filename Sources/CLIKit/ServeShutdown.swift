@@ -5,7 +5,7 @@ import WebImageCore
 final class ServeShutdown: Sendable {
     private struct State {
         var signals = 0
-        var waiter: CheckedContinuation<Void, Never>?
+        var waiters = WaiterTable<Void, Never>()
     }
 
     private let state = Locked(State())
@@ -13,24 +13,17 @@ final class ServeShutdown: Sendable {
     /// Records a signal and releases ``wait()``.
     /// - Returns: `true` for the first signal, `false` for any later one.
     func signal() -> Bool {
-        let (first, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
+        let (first, waiters) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
             state.signals += 1
-            defer { state.waiter = nil }
-            return (state.signals == 1, state.waiter)
+            return (state.signals == 1, state.waiters.removeAll())
         }
-        waiter?.resume()
+        for waiter in waiters { waiter.resume() }
         return first
     }
 
-    /// Returns once ``signal()`` has been called (at once if it already was). One waiter.
+    /// Returns once ``signal()`` has been called (at once if it already was), or when the
+    /// waiting task is cancelled.
     func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let signalled = state.withLock { state -> Bool in
-                if state.signals > 0 { return true }
-                state.waiter = continuation
-                return false
-            }
-            if signalled { continuation.resume() }
-        }
+        await state.wait(in: \.waiters, ifCancelled: ()) { state, _ in state.signals > 0 ? () : nil }
     }
 }
