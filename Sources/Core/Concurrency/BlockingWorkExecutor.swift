@@ -51,28 +51,18 @@ public final class BlockingWorkExecutor: Sendable {
         var peakRunning = 0
         var startedWorkers = 0
         var nextID: UInt64 = 0
-        /// Jobs from `head` on wait; slots before `head` are `nil`, so that a job taken (and
-        /// what its work captured, such as a decoded image) is not kept alive by the queue.
-        var queue: [Job?] = []
-        var head = 0
+        /// The jobs waiting for a worker: a job taken (and what its work captured, such as a
+        /// decoded image) is not kept alive by the queue.
+        var queue = FIFOQueue<Job>()
 
-        var pendingCount: Int { queue.count - head }
+        var pendingCount: Int { queue.count }
 
         mutating func dequeue() -> Job? {
-            guard head < queue.count else { return nil }
-            let job = queue[head]
-            queue[head] = nil
-            head += 1
-            if head > 64, head * 2 > queue.count {
-                queue.removeFirst(head)
-                head = 0
-            }
-            return job
+            queue.popFirst()
         }
 
         mutating func remove(id: UInt64) -> Job? {
-            guard let index = queue[head...].firstIndex(where: { $0?.id == id }) else { return nil }
-            return queue.remove(at: index)
+            queue.remove { $0.id == id }
         }
 
         /// Reserves worker slots for queued jobs, up to the width, and returns how many workers to

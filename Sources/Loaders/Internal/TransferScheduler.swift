@@ -14,34 +14,19 @@ final class TransferScheduler: Sendable {
     /// from the end, each in constant time (a scan of every queued transfer per start was a
     /// visible cost per download with thousands queued).
     private struct Queue {
-        /// `nil` before `head`: a taken transfer is not retained here (it holds its body until
-        /// it is released, and the body's buffer goes back to the pool only then).
-        var transfers: [DownloadTransfer?] = []
-        /// The index of the oldest transfer still queued (the ones before it were taken).
-        var head = 0
+        /// A taken transfer is not retained here (it holds its body until it is released, and
+        /// the body's buffer goes back to the pool only then).
+        var transfers = FIFOQueue<DownloadTransfer>()
 
-        var isEmpty: Bool { head == transfers.count }
+        var isEmpty: Bool { transfers.isEmpty }
 
+        /// The oldest transfer (FIFO) or the newest (LIFO); the queue is not empty.
         mutating func take(newest: Bool) -> DownloadTransfer {
-            // Never nil from `head` on.
-            if newest { return transfers.removeLast()! }
-            let transfer = transfers[head]!
-            transfers[head] = nil
-            head += 1
-            if head == transfers.count {
-                transfers.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head >= 64, head * 2 >= transfers.count {
-                transfers.removeFirst(head)
-                head = 0
-            }
-            return transfer
+            (newest ? transfers.popLast() : transfers.popFirst())!
         }
 
         mutating func remove(_ transfer: DownloadTransfer) -> Bool {
-            guard let index = transfers[head...].firstIndex(where: { $0 === transfer }) else { return false }
-            transfers.remove(at: index)
-            return true
+            transfers.remove { $0 === transfer } != nil
         }
     }
 
