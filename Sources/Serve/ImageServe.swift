@@ -55,11 +55,9 @@ public final class ImageServe: Sendable {
             server.accessLog = nil
         }
         caches = ImageServeCaches(configuration)
-        // The image server hands the manager its own loaders per request (the downloader with
-        // the address guard and the size limit, the file loader under the root): the manager
-        // needs none of its own, only the caches.
-        let manager = ImageManager(cache: caches.originals, loader: LoadersManager())
-        images = ImageServer(configuration: server, manager: manager, resultCache: caches.results, coder: configuration.coder)
+        // The image server makes the manager over the originals cache with its own loaders
+        // (the guarded downloader, the file loader under the root, plug-in schemes).
+        images = ImageServer(configuration: server, originalsCache: caches.originals, resultCache: caches.results, coder: configuration.coder)
         http = HTTPServer(configuration: configuration.http, handler: images)
     }
 

@@ -72,9 +72,10 @@ public import SwiftWebImage
 public final class ImageServer: ServerRequestHandler {
     /// The configuration it was made with.
     public let configuration: ImageServerConfiguration
-    /// The manager that fetches, decodes and caches originals. The server hands it its own
-    /// loaders per request (so the address guard and the size limit hold whatever loaders the
-    /// manager has); the manager's caches keep the originals and its coordinator coalesces.
+    /// The manager that fetches, decodes and caches originals: its caches keep the originals and
+    /// its coordinator coalesces. Made by the server with the server's loaders
+    /// (``init(configuration:originalsCache:resultCache:coder:)``), or given, and then handed
+    /// the server's loaders on every request.
     public let manager: ImageManager
     /// Where encoded results are kept (keyed by the request and the negotiated format), or `nil`.
     public let resultCache: (any ImageCache)?
@@ -82,7 +83,10 @@ public final class ImageServer: ServerRequestHandler {
     /// WebP and AVIF plug-in coders in it to serve those formats).
     public let coder: any ImageCoder
 
-    let metrics = ServerMetrics()
+    let metrics: ServerMetrics
+    /// Whether the manager's own loader is bypassed: the server's loaders go in each request's
+    /// context (a manager from outside, ``init(configuration:manager:resultCache:coder:)``).
+    let injectsLoaders: Bool
     let resultMemory: ResultMemoryTier
     let reducedOriginals: ReducedOriginals
     /// The result productions running, by result key: one production per result, shared by the
@@ -104,20 +108,59 @@ public final class ImageServer: ServerRequestHandler {
         var afterLoad: (@Sendable (ImageLoadResult) -> Void)?
     }
 
-    /// A server on `manager` (originals) and `resultCache` (encoded results).
+    /// A server whose own manager keeps the originals in `originalsCache` and fetches them with
+    /// the server's loaders: the guarded downloader for http(s) sources, the file loader under
+    /// ``ImageServerConfiguration/fileRoot``, and ``ImageServerConfiguration/sourceLoaders`` for
+    /// their schemes (a ``/WebImageCore/LoadersManager`` of them is the manager's loader, so a
+    /// request has one path through the manager and no per-request loader override).
+    /// - Parameters:
+    ///   - configuration: Security, sources, limits and headers.
+    ///   - originalsCache: Where the manager keeps decoded originals (memory and disk as the
+    ///     caller built them).
+    ///   - resultCache: Encoded results (data only), or `nil` for the memory tier alone.
+    ///   - coder: Decodes sources and encodes results (default `CodersManager.shared`, from `SwiftWebImage`).
+    public convenience init(configuration: ImageServerConfiguration, originalsCache: any ImageCache, resultCache: (any ImageCache)?, coder: any ImageCoder = CodersManager.shared) {
+        let metrics = ServerMetrics()
+        let sources = Self.makeSources(configuration: configuration, coder: coder, metrics: metrics)
+        let loaders = LoadersManager([sources.fileLoader, sources.httpLoader] + sources.schemeLoaders.keys.sorted().compactMap { sources.schemeLoaders[$0] })
+        self.init(configuration: configuration, manager: ImageManager(cache: originalsCache, loader: loaders), resultCache: resultCache, coder: coder,
+                  sources: sources, metrics: metrics, injectsLoaders: false)
+    }
+
+    /// A server on `manager` (originals) and `resultCache` (encoded results). The manager keeps
+    /// its own loader; the server hands it its loaders on every request (in the context), so the
+    /// address guard and the size limit hold whatever loader the manager has.
+    /// ``init(configuration:originalsCache:resultCache:coder:)`` gives the manager the server's
+    /// loaders instead.
     /// - Parameters:
     ///   - configuration: Security, sources, limits and headers.
     ///   - manager: Its caches keep the originals (memory and disk as the caller built them).
     ///   - resultCache: Encoded results (data only), or `nil` for the memory tier alone.
     ///   - coder: Decodes sources and encodes results (default `CodersManager.shared`, from `SwiftWebImage`).
-    public init(configuration: ImageServerConfiguration, manager: ImageManager, resultCache: (any ImageCache)?, coder: any ImageCoder = CodersManager.shared) {
+    public convenience init(configuration: ImageServerConfiguration, manager: ImageManager, resultCache: (any ImageCache)?, coder: any ImageCoder = CodersManager.shared) {
+        let metrics = ServerMetrics()
+        self.init(configuration: configuration, manager: manager, resultCache: resultCache, coder: coder,
+                  sources: Self.makeSources(configuration: configuration, coder: coder, metrics: metrics), metrics: metrics, injectsLoaders: true)
+    }
+
+    private init(configuration: ImageServerConfiguration, manager: ImageManager, resultCache: (any ImageCache)?, coder: any ImageCoder,
+                 sources: SourceResolver, metrics: ServerMetrics, injectsLoaders: Bool) {
         self.configuration = configuration
         self.manager = manager
         self.resultCache = resultCache
         self.coder = coder
+        self.metrics = metrics
+        self.sources = sources
+        self.injectsLoaders = injectsLoaders
         resultMemory = ResultMemoryTier(capacity: configuration.resultMemoryCapacity)
         reducedOriginals = ReducedOriginals(capacity: configuration.reducedOriginalsCapacity)
         admission = TransformAdmission(concurrency: configuration.transformConcurrency, maximumQueued: configuration.maximumQueuedTransforms)
+        signer = configuration.securityKey.map { ThumborSigner(key: $0) }
+    }
+
+    /// The server's loaders for `configuration`: the guarded downloader, the file loader and
+    /// the scheme loaders, each counted in `metrics`.
+    private static func makeSources(configuration: ImageServerConfiguration, coder: any ImageCoder, metrics: ServerMetrics) -> SourceResolver {
         var downloads = configuration.downloaderConfiguration
         downloads.refusesNonPublicAddresses = !configuration.allowsPrivateSources
         downloads.maximumResponseSize = configuration.maximumSourceBytes
@@ -127,20 +170,18 @@ public final class ImageServer: ServerRequestHandler {
         let deadline = configuration.requestTimeout.components
         let deadlineSeconds = Double(deadline.seconds) + Double(deadline.attoseconds) / 1e18
         downloads.totalTimeout = min(downloads.totalTimeout ?? deadlineSeconds, deadlineSeconds)
-        let metrics = metrics
         let downloader = Downloader(configuration: downloads, coder: coder)
         let files = FileLoader(coder: coder, maximumFileSize: configuration.maximumSourceBytes)
         var schemes: [String: any ImageLoader] = [:]
         for (scheme, loader) in configuration.sourceLoaders {
             schemes[scheme.lowercased()] = CountingLoader(loader, kind: scheme.lowercased(), metrics: metrics)
         }
-        sources = SourceResolver(
+        return SourceResolver(
             configuration: configuration,
             httpLoader: CountingLoader(downloader, kind: "http", metrics: metrics),
             fileLoader: CountingLoader(files, kind: "file", metrics: metrics),
             schemeLoaders: schemes
         )
-        signer = configuration.securityKey.map { ThumborSigner(key: $0) }
     }
 
     /// Answers one request.
@@ -354,7 +395,7 @@ public final class ImageServer: ServerRequestHandler {
     /// The context of an original's load: the server's loader and the decode limits.
     private func originalContext(loader: any ImageLoader) -> WebImageContext {
         var context = WebImageContext()
-        context.imageLoader = loader
+        if injectsLoaders { context.imageLoader = loader }
         context.imageMaxPixelCount = configuration.maximumSourcePixels
         context.imageMaxTotalPixelCount = configuration.maximumTotalSourcePixels
         context.imageMaxFrameCount = configuration.maximumSourceFrames

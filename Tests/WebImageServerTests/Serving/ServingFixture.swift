@@ -89,7 +89,6 @@ final class ServingFixture: Sendable {
             "/a.jpg": .data(Self.jpeg(), contentType: "image/jpeg"),
             "/b.png": .data(Self.png(), contentType: "image/png"),
         ].merging(routes) { $1 })
-        manager = ImageManager(cache: MemoryCache(), loader: LoadersManager())
         var configuration = ImageServerConfiguration()
         configuration.allowsUnsigned = true
         configuration.allowsPrivateSources = true
@@ -103,7 +102,8 @@ final class ServingFixture: Sendable {
         configuration.requestTimeout = .seconds(600)
         configuration.downloaderConfiguration.downloadTimeout = 600
         configure(&configuration)
-        server = ImageServer(configuration: configuration, manager: manager, resultCache: resultCache, coder: Self.coders)
+        server = ImageServer(configuration: configuration, originalsCache: MemoryCache(), resultCache: resultCache, coder: Self.coders)
+        manager = server.manager
     }
 
     deinit {
