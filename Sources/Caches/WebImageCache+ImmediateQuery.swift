@@ -17,11 +17,6 @@ extension WebImageCache {
     ///   option allows reading it here.
     public func queryImageImmediately(forKey key: String, options: WebImageOptions, context: WebImageContext, cacheType: ImageCacheType) -> ImmediateCacheAnswer {
         guard cacheType != .none else { return .miss }
-        // The common memory hit first, with no shaping and no detour (the manager's fast path).
-        if cacheType.includesMemory, options.isDisjoint(with: [.queryMemoryData, .decodeFirstFrameOnly, .matchAnimatedImageClass]),
-           let image = memoryCache.image(forKey: key) {
-            return .hit(ImageCacheResult(image: image, cacheType: .memory))
-        }
         let memoryImage = cacheType.includesMemory ? shapedMemoryImage(forKey: key, options: options) : nil
         if let memoryImage, !options.contains(.queryMemoryData) || !cacheType.includesDisk {
             return .hit(ImageCacheResult(image: memoryImage, cacheType: .memory))

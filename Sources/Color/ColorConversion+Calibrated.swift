@@ -25,17 +25,24 @@ extension ColorConversion {
         let whiteXYZ = (0..<3).map { index in endpoints.reduce(0) { $0 + $1[index] } }
         guard var white = xyY(whiteXYZ), let r = xyY(red), let g = xyY(green), let b = xyY(blue) else { return nil }
         white.Y = 1
-        var triple = cmsCIExyYTRIPLE(Red: r, Green: g, Blue: b)
-        var curves: [OpaquePointer?] = gamma.map { cmsBuildGamma(nil, $0) }
+        let curves: [OpaquePointer?] = gamma.map { cmsBuildGamma(nil, $0) }
         defer { for curve in curves where curve != nil { cmsFreeToneCurve(curve) } }
         guard curves.allSatisfy({ $0 != nil }) else { return nil }
-        guard let made = curves.withUnsafeMutableBufferPointer({ cmsCreateRGBProfile(&white, &triple, $0.baseAddress) }) else { return nil }
+        return rgbProfile(white: white, primaries: cmsCIExyYTRIPLE(Red: r, Green: g, Blue: b), curves: curves, description: "Calibrated RGB")
+    }
+
+    /// The RGB profile lcms2 makes of a white point, primaries and one tone curve per channel,
+    /// saved to bytes with `description` as its `desc` tag; `nil` when lcms2 cannot. The curves
+    /// stay the caller's to free.
+    static func rgbProfile(white: cmsCIExyY, primaries: cmsCIExyYTRIPLE, curves: [OpaquePointer?], description: String) -> Data? {
+        var white = white, primaries = primaries, curves = curves
+        guard let made = curves.withUnsafeMutableBufferPointer({ cmsCreateRGBProfile(&white, &primaries, $0.baseAddress) }) else { return nil }
         defer { cmsCloseProfile(made) }
-        return savedProfile(made, description: "Calibrated RGB")
+        return savedProfile(made, description: description)
     }
 
     /// `profile` saved to bytes with `description` as its `desc` tag, or `nil` when lcms2 cannot.
-    static func savedProfile(_ profile: cmsHPROFILE, description: String) -> Data? {
+    private static func savedProfile(_ profile: cmsHPROFILE, description: String) -> Data? {
         if let mlu = cmsMLUalloc(nil, 1) {
             defer { cmsMLUfree(mlu) }
             if cmsMLUsetASCII(mlu, "en", "US", description) != 0 {

@@ -43,13 +43,12 @@ extension ColorConversion {
         }
         guard let curve = parameters.withUnsafeBufferPointer({ cmsBuildParametricToneCurve(nil, 4, $0.baseAddress) }) else { return nil }
         defer { cmsFreeToneCurve(curve) }
-        var white = cmsCIExyY(x: chromaticities.white.0, y: chromaticities.white.1, Y: 1)
         let xy = chromaticities.xy
-        var triple = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: xy[0], y: xy[1], Y: 1), Green: cmsCIExyY(x: xy[2], y: xy[3], Y: 1), Blue: cmsCIExyY(x: xy[4], y: xy[5], Y: 1))
-        var curves: [OpaquePointer?] = [curve, curve, curve]
-        guard let made = curves.withUnsafeMutableBufferPointer({ cmsCreateRGBProfile(&white, &triple, $0.baseAddress) }) else { return nil }
-        defer { cmsCloseProfile(made) }
-        return savedProfile(made, description: name(primaries: primaries, transfer: transfer))
+        return rgbProfile(
+            white: cmsCIExyY(x: chromaticities.white.0, y: chromaticities.white.1, Y: 1),
+            primaries: cmsCIExyYTRIPLE(Red: cmsCIExyY(x: xy[0], y: xy[1], Y: 1), Green: cmsCIExyY(x: xy[2], y: xy[3], Y: 1), Blue: cmsCIExyY(x: xy[4], y: xy[5], Y: 1)),
+            curves: [curve, curve, curve], description: name(primaries: primaries, transfer: transfer)
+        )
     }
 
     /// A short name for code points, for `webimage info`: "sRGB", "Display P3", "BT.2020 PQ"...

@@ -177,14 +177,56 @@ public enum ColorFixtures {
         out += le32(0)  // LCS_CALIBRATED_RGB
         for value in endpoints { out += le32(UInt32((value * Double(1 << 30)).rounded())) }
         for _ in 0..<3 { out += le32(UInt32((gamma * 65536).rounded())) }
+        return Data(out + bmpRows(bitmap))
+    }
+
+    /// A BMP with a BITMAPV5HEADER (124 bytes) embedding `profile` ("MBED"), 24-bit BI_RGB,
+    /// bottom-up, the profile after the pixels.
+    public static func embeddedProfileBMP(_ bitmap: Bitmap, profile: Data) -> Data {
+        func le32(_ value: Int) -> [UInt8] { withUnsafeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian, Array.init) }
+        func le16(_ value: Int) -> [UInt8] { withUnsafeBytes(of: UInt16(value).littleEndian, Array.init) }
+        let pixels = bmpRows(bitmap)
+        let pixelOffset = 14 + 124
+        let profileOffsetFromHeader = 124 + pixels.count
+        var info: [UInt8] = le32(124) + le32(bitmap.width) + le32(bitmap.height) + le16(1) + le16(24) + le32(0) + le32(pixels.count)
+        info += le32(2835) + le32(2835) + le32(0) + le32(0)  // resolution, colours used, important
+        info += le32(0) + le32(0) + le32(0) + le32(0)  // masks (unused for BI_RGB)
+        info += [0x44, 0x45, 0x42, 0x4D]  // bV5CSType 'MBED' (little-endian 0x4D424544)
+        info += [UInt8](repeating: 0, count: 36 + 12)  // endpoints and gammas
+        info += le32(4) + le32(profileOffsetFromHeader) + le32(profile.count) + le32(0)  // intent, profile data, size, reserved
+        let fileSize = pixelOffset + pixels.count + profile.count
+        let file: [UInt8] = [0x42, 0x4D] + le32(fileSize) + le32(0) + le32(pixelOffset)
+        return Data(file + info + pixels) + profile
+    }
+
+    /// `bitmap`'s rows as a 24-bit BMP stores them: bottom-up, BGR, each padded to 4 bytes.
+    private static func bmpRows(_ bitmap: Bitmap) -> [UInt8] {
+        let rowBytes = (bitmap.width * 3 + 3) / 4 * 4
+        var rows: [UInt8] = []
         for y in (0..<bitmap.height).reversed() {
             var row: [UInt8] = []
             for x in 0..<bitmap.width {
                 let pixel = bitmap[x, y]
                 row += [pixel.blue, pixel.green, pixel.red]
             }
-            out += row + [UInt8](repeating: 0, count: rowBytes - row.count)
+            rows += row + [UInt8](repeating: 0, count: rowBytes - row.count)
         }
-        return Data(out)
+        return rows
+    }
+
+    /// Decode options that keep a file's colour profile (``/WebImageCore/ColorProfileHandling/keep``).
+    public static var keepProfile: ImageDecodeOptions {
+        var options = ImageDecodeOptions()
+        options.colorProfileHandling = .keep
+        return options
+    }
+
+    /// The photo in Adobe RGB (``adobeRGB``) carrying that profile: what a keep decode of a
+    /// tagged Adobe RGB file gives, and what an encoder should write the profile of.
+    public static var keptAdobePhoto: (stored: Bitmap, image: WebImage) {
+        let stored = intoSpace(photo, adobeRGB)
+        var image = WebImage(bitmap: stored)
+        image.colorProfile = ColorProfile(data: adobeRGB)
+        return (stored, image)
     }
 }

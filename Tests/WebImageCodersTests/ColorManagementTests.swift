@@ -231,42 +231,14 @@ import WebImageColor
         }
     }
 
-    /// A BMP with a BITMAPV5HEADER (124 bytes) embedding `profile` ("MBED"), 24-bit BI_RGB,
-    /// bottom-up, the profile after the pixels.
-    static func bmpV5(_ bitmap: Bitmap, profile: Data) -> Data {
-        func le32(_ value: Int) -> [UInt8] { withUnsafeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian, Array.init) }
-        func le16(_ value: Int) -> [UInt8] { withUnsafeBytes(of: UInt16(value).littleEndian, Array.init) }
-        let rowBytes = (bitmap.width * 3 + 3) / 4 * 4
-        var pixels: [UInt8] = []
-        for y in (0..<bitmap.height).reversed() {
-            var row: [UInt8] = []
-            for x in 0..<bitmap.width {
-                let pixel = bitmap[x, y]
-                row += [pixel.blue, pixel.green, pixel.red]
-            }
-            pixels += row + [UInt8](repeating: 0, count: rowBytes - row.count)
-        }
-        let pixelOffset = 14 + 124
-        let profileOffsetFromHeader = 124 + pixels.count
-        var info: [UInt8] = le32(124) + le32(bitmap.width) + le32(bitmap.height) + le16(1) + le16(24) + le32(0) + le32(pixels.count)
-        info += le32(2835) + le32(2835) + le32(0) + le32(0)  // resolution, colours used, important
-        info += le32(0) + le32(0) + le32(0) + le32(0)  // masks (unused for BI_RGB)
-        info += [0x44, 0x45, 0x42, 0x4D]  // bV5CSType 'MBED' (little-endian 0x4D424544)
-        info += [UInt8](repeating: 0, count: 36 + 12)  // endpoints and gammas
-        info += le32(4) + le32(profileOffsetFromHeader) + le32(profile.count) + le32(0)  // intent, profile data, size, reserved
-        let fileSize = pixelOffset + pixels.count + profile.count
-        let file: [UInt8] = [0x42, 0x4D] + le32(fileSize) + le32(0) + le32(pixelOffset)
-        return Data(file + info + pixels) + profile
-    }
-
     @Test func aBMPV5EmbeddedProfileIsConverted() throws {
         let stored = ColorFixtures.intoSpace(ColorFixtures.photo, ColorFixtures.adobeRGB)
-        let bmp = Self.bmpV5(stored, profile: ColorFixtures.adobeRGB)
+        let bmp = ColorFixtures.embeddedProfileBMP(stored, profile: ColorFixtures.adobeRGB)
         let decoded = try BMPCoder().decode(bmp)
         #expect(decoded.metadata.contains(.colorConverted))
         #expect(ColorFixtures.meanDeltaE(decoded.bitmap, ColorFixtures.photo) < 1)
         // Without the profile the same file decodes as it is stored.
-        let untagged = try BMPCoder().decode(Self.bmpV5(stored, profile: Data()))
+        let untagged = try BMPCoder().decode(ColorFixtures.embeddedProfileBMP(stored, profile: Data()))
         #expect(untagged.bitmap == stored)
     }
 

@@ -9,11 +9,7 @@ import WebImageColor
 /// rides in ``WebImage/colorProfile`` and the encoders embed it again, byte for byte; CMYK is
 /// converted all the same; a default decode of what was written converts to the photo's colours.
 @Suite struct ColorProfileKeepingTests {
-    static var keep: ImageDecodeOptions {
-        var options = ImageDecodeOptions()
-        options.colorProfileHandling = .keep
-        return options
-    }
+    static var keep: ImageDecodeOptions { ColorFixtures.keepProfile }
 
     static let stored = ColorFixtures.intoSpace(ColorFixtures.photo, ColorFixtures.adobeRGB)
 

@@ -54,8 +54,7 @@ extension WebImage {
                 throw WebImageError(.transformFailed, "\(transformerKey) produced frames of different sizes from a \(pixelSize) image", underlyingError: error)
             }
         }
-        result.extendedData = extendedData
-        result.colorProfile = colorProfile
+        result.extras = extras
         return result
     }
 }

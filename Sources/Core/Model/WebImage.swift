@@ -53,9 +53,11 @@ public struct WebImage: Sendable {
     /// The attributes most images do not have, in one shared box (`nil` when neither is set):
     /// an image is copied at every step of a memory hit, and a box keeps the copy small
     /// (64 bytes, one reference to retain) where the two values inline would add 48 bytes.
-    private var extras: Extras?
+    /// (Module-internal, so that every copy of an image's attributes, here and in the frame
+    /// mapping and downscaling extensions, copies the one box.)
+    var extras: Extras?
 
-    private final class Extras: Sendable {
+    final class Extras: Sendable {
         let extendedData: Data?
         let colorProfile: ColorProfile?
 

@@ -28,9 +28,7 @@ struct ColorProfileTests {
         #expect(ColorFixtures.meanDeltaE(decoded.bitmap, ColorFixtures.photo) < 1)
         #expect(ColorFixtures.meanDeltaE(stored, ColorFixtures.photo) > 1.5, "P3 numbers read as sRGB are off")
         // Kept: the numbers as they are, with a profile made for the code points.
-        var keep = ImageDecodeOptions()
-        keep.colorProfileHandling = .keep
-        let kept = try AVIFCoder().decode(data, options: keep)
+        let kept = try AVIFCoder().decode(data, options: ColorFixtures.keepProfile)
         #expect(kept.colorProfile?.description == "Display P3" && kept.bitmap == stored)
         var reconverted = kept.bitmap
         #expect(ColorConversion.convert(&reconverted, profile: try #require(kept.colorProfile?.data)) == .converted)
@@ -62,11 +60,8 @@ struct ColorProfileTests {
 /// ``ColorProfileHandling/keep`` through the AVIF encoder (issue 31).
 @Suite struct AVIFColorProfileKeepingTests {
     @Test func aKeptProfileRoundTripsThroughTheEncoder() throws {
-        var keep = ImageDecodeOptions()
-        keep.colorProfileHandling = .keep
-        let stored = ColorFixtures.intoSpace(ColorFixtures.photo, ColorFixtures.adobeRGB)
-        var image = WebImage(bitmap: stored)
-        image.colorProfile = ColorProfile(data: ColorFixtures.adobeRGB)
+        let keep = ColorFixtures.keepProfile
+        let (stored, image) = ColorFixtures.keptAdobePhoto
         let avif = try AVIFCoder(speed: 9).encode(image, as: .avif, options: ImageEncodeOptions(compressionQuality: 1))
         let kept = try AVIFCoder().decode(avif, options: keep)
         #expect(kept.colorProfile?.data == ColorFixtures.adobeRGB)

@@ -47,11 +47,8 @@ struct ColorProfileTests {
 @Suite(.enabled(if: HEIFCoder().canEncode(to: .heic), "libheif has no HEVC encoder: skipped"))
 struct HEIFColorProfileKeepingTests {
     @Test func aKeptProfileRoundTripsThroughTheEncoder() throws {
-        var keep = ImageDecodeOptions()
-        keep.colorProfileHandling = .keep
-        let stored = ColorFixtures.intoSpace(ColorFixtures.photo, ColorFixtures.adobeRGB)
-        var image = WebImage(bitmap: stored)
-        image.colorProfile = ColorProfile(data: ColorFixtures.adobeRGB)
+        let keep = ColorFixtures.keepProfile
+        let image = ColorFixtures.keptAdobePhoto.image
         let heic = try HEIFCoder().encode(image, as: .heic, options: ImageEncodeOptions(compressionQuality: 0.95))
         let kept = try HEIFCoder().decode(heic, options: keep)
         #expect(kept.colorProfile?.data == ColorFixtures.adobeRGB && !kept.metadata.contains(.colorConverted))

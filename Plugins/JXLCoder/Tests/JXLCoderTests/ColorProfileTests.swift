@@ -34,11 +34,8 @@ struct ColorProfileTests {
 /// ``ColorProfileHandling/keep`` through the JPEG XL encoder (issue 31).
 @Suite struct JXLColorProfileKeepingTests {
     @Test func aKeptProfileRoundTripsThroughTheEncoder() throws {
-        var keep = ImageDecodeOptions()
-        keep.colorProfileHandling = .keep
-        let stored = ColorFixtures.intoSpace(ColorFixtures.photo, ColorFixtures.adobeRGB)
-        var image = WebImage(bitmap: stored)
-        image.colorProfile = ColorProfile(data: ColorFixtures.adobeRGB)
+        let keep = ColorFixtures.keepProfile
+        let (stored, image) = ColorFixtures.keptAdobePhoto
         let jxl = try JXLCoder(lossless: true).encode(image, as: .jpegXL)
         let kept = try JXLCoder().decode(jxl, options: keep)
         #expect(kept.bitmap == stored, "lossless: the numbers come back as they were")

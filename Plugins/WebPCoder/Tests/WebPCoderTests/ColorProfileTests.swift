@@ -39,16 +39,10 @@ import WebPCoder
 /// ``ColorProfileHandling/keep`` through the WebP encoder (issue 31): the profile goes into an
 /// ICCP chunk byte for byte, animations included, and a default decode converts it.
 @Suite struct WebPColorProfileKeepingTests {
-    static var keep: ImageDecodeOptions {
-        var options = ImageDecodeOptions()
-        options.colorProfileHandling = .keep
-        return options
-    }
+    static var keep: ImageDecodeOptions { ColorFixtures.keepProfile }
 
     @Test func aKeptProfileRoundTripsThroughTheEncoder() throws {
-        let stored = ColorFixtures.intoSpace(ColorFixtures.photo, ColorFixtures.adobeRGB)
-        var image = WebImage(bitmap: stored)
-        image.colorProfile = ColorProfile(data: ColorFixtures.adobeRGB)
+        let (stored, image) = ColorFixtures.keptAdobePhoto
         for coder in [WebPCoder(lossless: true), WebPCoder()] {
             let webp = try coder.encode(image, as: .webp)
             #expect(WebPColorProfileProbe.profile(in: webp) == ColorFixtures.adobeRGB)

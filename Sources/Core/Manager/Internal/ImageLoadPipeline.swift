@@ -288,8 +288,7 @@ struct ImageLoadPipeline: Sendable {
             }
             if transformer.preserveImageMetadata {
                 output.format = image.format
-                output.extendedData = image.extendedData
-                output.colorProfile = image.colorProfile
+                output.extras = image.extras  // extended data and colour profile
                 output.metadata.subtract([.incremental, .decoded])
                 output.metadata.formUnion(image.metadata.intersection([.incremental, .decoded]))
             } else {

@@ -14,8 +14,7 @@ extension WebImage {
             frames.append(frame)
         }
         var result = try WebImage(frames: frames, loopCount: loopCount, scale: scale, format: format, metadata: metadata.union(.thumbnail))
-        result.extendedData = extendedData
-        result.colorProfile = colorProfile
+        result.extras = extras
         return result
     }
 }
