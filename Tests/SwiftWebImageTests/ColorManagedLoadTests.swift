@@ -6,7 +6,7 @@ import WebImageTestSupport
 /// A tagged photo through the whole stack (issue 31): downloaded from a loopback server,
 /// decoded, stored in memory and on disk, read back from each tier, and thumbnailed from the
 /// cached original; every time in the photo's sRGB colours.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct ColorManagedLoadTests {
     static let stored = ColorFixtures.intoSpace(ColorFixtures.photo, ColorFixtures.proPhoto)
     static let jpeg = ColorFixtures.tagJPEG(try! JPEGCoder().encode(WebImage(bitmap: stored), as: .jpeg, options: ImageEncodeOptions(compressionQuality: 1)), ColorFixtures.proPhoto)

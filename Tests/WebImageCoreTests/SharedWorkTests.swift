@@ -5,7 +5,7 @@ import WebImageTestSupport
 
 /// The one shared-work primitive (issue 32): join, leave, cancel when abandoned, priority,
 /// after the end, and many subscribers.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct SharedWorkTests {
     struct Failure: Error, Equatable {}
 

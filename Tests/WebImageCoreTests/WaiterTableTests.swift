@@ -3,7 +3,7 @@ import WebImageCore
 
 /// The one table of suspended waiters (issue 32): the HTTP server's drain, the Redis pool and the
 /// test gates wait through it.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct WaiterTableTests {
     struct Counter {
         var value = 0
