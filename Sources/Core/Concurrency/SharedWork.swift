@@ -15,42 +15,29 @@
 ///
 /// Subscribers are resumed with no lock held, in the order they joined.
 package final class SharedWork<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private struct Flight {
-        let generation: UInt64
-        var task: Task<Void, Never>?
-        var priority: TaskPriority
-        var subscribers = WaiterTable<Value, any Error>()
-    }
-
-    private struct State {
-        var flights: [Key: Flight] = [:]
-        var nextGeneration: UInt64 = 0
-        /// Subscriber ids, unique over every key (known before a subscriber joins, so that a
-        /// cancellation that comes first finds nothing to remove).
-        var nextSubscriber: UInt64 = 0
-        var joins = 0
-    }
+    private typealias Table = SharedWorkTable<Key, CheckedContinuation<Value, any Error>, TaskPriority>
 
     /// Whether the work of a key is cancelled when its last subscriber leaves.
     package let cancelsAbandonedWork: Bool
-    private let state = Locked(State())
+    private let table: Locked<Table>
 
     /// A table of shared work.
     /// - Parameter cancelsAbandonedWork: Cancel the work when its last subscriber leaves
     ///   (default `true`).
     package init(cancelsAbandonedWork: Bool = true) {
         self.cancelsAbandonedWork = cancelsAbandonedWork
+        table = Locked(Table(keepsAbandoned: !cancelsAbandonedWork))
     }
 
     /// How many keys have work running.
-    package var runningCount: Int { state.withLock { $0.flights.count } }
+    package var runningCount: Int { table.withLock { $0.flightCount } }
 
     /// How many times a subscriber joined work that was running already.
-    package var joinCount: Int { state.withLock { $0.joins } }
+    package var joinCount: Int { table.withLock { $0.joinCount } }
 
     /// The number of subscribers of the work of `key` (0 when none runs).
     package func subscriberCount(for key: Key) -> Int {
-        state.withLock { $0.flights[key]?.subscribers.count ?? 0 }
+        table.withLock { $0.flight(key)?.subscribers.count ?? 0 }
     }
 
     /// The value of the work of `key`: joins the running work, or starts `work` in a task of
@@ -62,69 +49,55 @@ package final class SharedWork<Key: Hashable & Sendable, Value: Sendable>: Senda
     ///   (it leaves; the work goes on for the others).
     package func value(for key: Key, work: @escaping @Sendable () async throws -> Value) async throws -> Value {
         let priority = Task.currentPriority
-        let subscriberID = state.withLock { state in
-            defer { state.nextSubscriber += 1 }
-            return state.nextSubscriber
-        }
+        // Known before the subscriber joins, so that a cancellation that comes first finds
+        // nothing to remove.
+        let subscriberID = table.withLock { $0.makeID() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
-                let (cancelled, escalate) = state.withLock { state -> (Bool, Task<Void, Never>?) in
+                let (cancelled, escalate) = table.withLock { table -> (Bool, Task<Void, Never>?) in
                     if Task.isCancelled { return (true, nil) }
-                    if var flight = state.flights[key] {
-                        flight.subscribers.insert(continuation, id: subscriberID)
-                        state.joins += 1
-                        let raise = priority > flight.priority ? flight.task : nil
-                        if raise != nil { flight.priority = priority }
-                        state.flights[key] = flight
-                        return (false, raise)
+                    var raised = false
+                    let join = table.join(key, id: subscriberID, subscriber: continuation, extra: { priority }) { flightPriority in
+                        if priority > flightPriority { flightPriority = priority; raised = true }
                     }
-                    let generation = state.nextGeneration
-                    state.nextGeneration += 1
-                    var flight = Flight(generation: generation, priority: priority)
-                    flight.subscribers.insert(continuation, id: subscriberID)
-                    flight.task = Task(priority: priority) { [weak self] in
-                        let outcome: Result<Value, any Error>
-                        do {
-                            outcome = .success(try await work())
-                        } catch {
-                            outcome = .failure(error)
+                    switch join {
+                    case .joined(let flight):
+                        return (false, raised ? flight.task : nil)
+                    case .started(let generation):
+                        let task = Task(priority: priority) { [weak self] in
+                            let outcome: Result<Value, any Error>
+                            do {
+                                outcome = .success(try await work())
+                            } catch {
+                                outcome = .failure(error)
+                            }
+                            self?.finish(key, generation: generation, with: outcome)
                         }
-                        self?.finish(key, generation: generation, with: outcome)
+                        _ = table.attach(task, to: key, generation: generation)
+                        return (false, nil)
+                    case .closed:
+                        preconditionFailure("SharedWork never closes a flight before it ends")
                     }
-                    state.flights[key] = flight
-                    return (false, nil)
                 }
                 if cancelled { continuation.resume(throwing: CancellationError()) }
                 escalate?.escalatePriority(to: priority)
             }
         } onCancel: {
-            leave(key, subscriber: subscriberID)
+            leave(subscriberID)
         }
     }
 
     /// Ends the work `generation` of `key`: forgets it, then resumes its subscribers.
     private func finish(_ key: Key, generation: UInt64, with outcome: Result<Value, any Error>) {
-        let subscribers = state.withLock { state -> [CheckedContinuation<Value, any Error>] in
-            guard var flight = state.flights[key], flight.generation == generation else { return [] }
-            state.flights[key] = nil
-            return flight.subscribers.removeAll()
-        }
+        let subscribers = table.withLock { $0.end(key, generation: generation)?.orderedSubscribers ?? [] }
         for subscriber in subscribers { subscriber.resume(with: outcome) }
     }
 
-    /// The subscriber `id` of the work of `key` leaves (its task was cancelled); nothing when it
-    /// has not joined yet or was resumed already.
-    private func leave(_ key: Key, subscriber id: UInt64) {
-        let (left, abandoned) = state.withLock { state -> (CheckedContinuation<Value, any Error>?, Task<Void, Never>?) in
-            guard var flight = state.flights[key], let continuation = flight.subscribers.remove(id: id) else { return (nil, nil) }
-            if flight.subscribers.isEmpty, cancelsAbandonedWork {
-                state.flights[key] = nil
-                return (continuation, flight.task)
-            }
-            state.flights[key] = flight
-            return (continuation, nil)
-        }
-        left?.resume(throwing: CancellationError())
-        abandoned?.cancel()
+    /// Subscriber `id` leaves (its task was cancelled); nothing when it has not joined yet or
+    /// was resumed already.
+    private func leave(_ id: UInt64) {
+        guard let leave = table.withLock({ $0.leave(id: id) }) else { return }
+        leave.subscriber.resume(throwing: CancellationError())
+        if leave.abandoned { leave.flight.task?.cancel() }
     }
 }

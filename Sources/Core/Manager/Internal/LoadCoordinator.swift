@@ -52,32 +52,52 @@ final class LoadCoordinator: Sendable {
         var waiting: [UInt64: ImageEventSink] = [:]
     }
 
-    private struct Load {
-        let generation: UInt64
-        var subscribers: [UInt64: Subscriber] = [:]
-        var task: Task<Void, Never>?
+    /// The coordinator's own state of a load (the table keeps its subscribers and task).
+    private struct LoadState: Sendable {
+        /// The result, once delivered (the load is then closed and storing).
         var delivered: Result<ImageLoadResult, any Error>?
         /// `nil` until a requester with a sink joins.
         var sinks: Sinks?
     }
 
+    private typealias Table = SharedWorkTable<LoadWorkKey, Subscriber, LoadState>
+    private typealias Load = Table.Flight
+
     private struct State {
-        var loads: [LoadWorkKey: Load] = [:]
-        var owners: [UInt64: LoadWorkKey] = [:]
-        var nextID: UInt64 = 0
+        var table = Table()
         /// The outcomes of observed joiners that ended before ``activate(id:)``.
         var pendingEnds: [UInt64: Result<ImageLoadResult, any Error>] = [:]
 
-        /// Notes that the subscribers `ids` of `load` end with `end`: returns the sinks to
-        /// report it to now (active ones); a waiting joiner's end is kept for ``activate(id:)``.
-        mutating func ending(_ ids: some Sequence<UInt64>, of load: inout Load, with end: Result<ImageLoadResult, any Error>) -> [(sink: ImageEventSink, url: URL)] {
-            guard var sinks = load.sinks else { return [] }
+        /// Notes that the subscribers `ids` of the load of `key` end with `end`: returns the
+        /// sinks to report it to now (active ones, which stop being active unless `keepsActive`);
+        /// a waiting joiner's end is kept for ``activate(id:)``.
+        mutating func ending(
+            _ ids: some Sequence<UInt64>, of key: LoadWorkKey, generation: UInt64,
+            with end: Result<ImageLoadResult, any Error>, keepsActive: Bool = false
+        ) -> [(sink: ImageEventSink, url: URL)] {
+            var pending: [UInt64] = []
+            let now = table.updateExtra(key, generation: generation) { load -> [(sink: ImageEventSink, url: URL)] in
+                guard var sinks = load.sinks else { return [] }
+                var now: [(sink: ImageEventSink, url: URL)] = []
+                for id in ids {
+                    if let active = keepsActive ? sinks.active[id] : sinks.active.removeValue(forKey: id) { now.append(active) }
+                    if sinks.waiting.removeValue(forKey: id) != nil { pending.append(id) }
+                }
+                load.sinks = sinks
+                return now
+            } ?? []
+            for id in pending { pendingEnds[id] = end }
+            return now
+        }
+
+        /// ``ending(_:of:generation:with:keepsActive:)`` for a load already out of the table.
+        mutating func ending(_ ids: some Sequence<UInt64>, of load: Load, with end: Result<ImageLoadResult, any Error>) -> [(sink: ImageEventSink, url: URL)] {
+            guard let sinks = load.extra.sinks else { return [] }
             var now: [(sink: ImageEventSink, url: URL)] = []
             for id in ids {
                 if let active = sinks.active[id] { now.append(active) }
-                if sinks.waiting.removeValue(forKey: id) != nil { pendingEnds[id] = end }
+                if sinks.waiting[id] != nil { pendingEnds[id] = end }
             }
-            load.sinks = sinks
             return now
         }
     }
@@ -97,10 +117,7 @@ final class LoadCoordinator: Sendable {
 
     /// A new identifier, for subscribers and unique work keys.
     func makeID() -> UInt64 {
-        state.withLock { state in
-            defer { state.nextID += 1 }
-            return state.nextID
-        }
+        state.withLock { $0.table.makeID() }
     }
 
     /// Registers subscriber `id` for the work `key`, with its event sink when it is observed
@@ -112,21 +129,22 @@ final class LoadCoordinator: Sendable {
         state.withLock { state in
             // Checked under the lock that `leave` takes, so a cancellation is never missed.
             if checksTaskCancellation, Task.isCancelled { return .cancelled }
-            if var load = state.loads[key] {
-                if let result = load.delivered { return .delivered(result) }
-                load.subscribers[id] = subscriber
-                if let sink { load.sinks = load.sinks ?? Sinks(); load.sinks?.waiting[id] = sink }
-                state.loads[key] = load
-                state.owners[id] = key
+            let join = state.table.join(key, id: id, subscriber: subscriber, extra: {
+                LoadState(sinks: sink.map { Sinks(active: [id: ($0, subscriber.url)]) })
+            }, update: { load in
+                guard let sink else { return }
+                load.sinks = load.sinks ?? Sinks()
+                load.sinks?.waiting[id] = sink
+            })
+            switch join {
+            case .closed(let load):
+                // Closed only once delivered.
+                return .delivered(load.extra.delivered ?? .failure(CancellationError()))
+            case .joined:
                 return .joined
+            case .started(let generation):
+                return .started(generation: generation)
             }
-            let generation = state.nextID
-            state.nextID += 1
-            var load = Load(generation: generation, subscribers: [id: subscriber])
-            if let sink { load.sinks = Sinks(active: [id: (sink, subscriber.url)]) }
-            state.loads[key] = load
-            state.owners[id] = key
-            return .started(generation: generation)
         }
     }
 
@@ -137,9 +155,11 @@ final class LoadCoordinator: Sendable {
     func activate(id: UInt64) -> Result<ImageLoadResult, any Error>? {
         state.withLock { state in
             if let end = state.pendingEnds.removeValue(forKey: id) { return end }
-            guard let key = state.owners[id], let sink = state.loads[key]?.sinks?.waiting.removeValue(forKey: id),
-                  let url = state.loads[key]?.subscribers[id]?.url else { return nil }
-            state.loads[key]?.sinks?.active[id] = (sink, url)
+            guard let key = state.table.key(of: id), let url = state.table.flight(key)?.subscribers[id]?.url else { return nil }
+            state.table.updateExtra(key) { load in
+                guard let sink = load.sinks?.waiting.removeValue(forKey: id) else { return }
+                load.sinks?.active[id] = (sink, url)
+            }
             return nil
         }
     }
@@ -147,40 +167,32 @@ final class LoadCoordinator: Sendable {
     /// Hands the started load its task; cancels the task if every requester already left.
     func attach(_ task: Task<Void, Never>, to key: LoadWorkKey, generation: UInt64) {
         let orphaned = state.withLock { state -> Bool in
-            guard var load = state.loads[key], load.generation == generation, load.delivered == nil else {
-                return state.loads[key]?.generation != generation
-            }
-            load.task = task
-            state.loads[key] = load
-            return false
+            if state.table.attach(task, to: key, generation: generation) { return false }
+            // Gone (every requester left) rather than closed (delivered already).
+            return !state.table.contains(key, generation: generation)
         }
         if orphaned { task.cancel() }
     }
 
     /// Removes subscriber `id` (its task was cancelled) and resumes it with a cancellation.
     func leave(id: UInt64) {
-        let (subscriber, abandonedTask, sinks) = state.withLock { state -> (Subscriber?, Task<Void, Never>?, [(sink: ImageEventSink, url: URL)]) in
-            guard let key = state.owners.removeValue(forKey: id), var load = state.loads[key],
-                  let subscriber = load.subscribers.removeValue(forKey: id) else { return (nil, nil, []) }
-            let sinks = load.sinks == nil ? [] : state.ending([id], of: &load, with: .failure(CancellationError()))
-            load.sinks?.active[id] = nil
-            if load.subscribers.isEmpty, load.delivered == nil {
-                state.loads[key] = nil
-                return (subscriber, load.task, sinks)
-            }
-            state.loads[key] = load
-            return (subscriber, nil, sinks)
+        let (left, sinks) = state.withLock { state -> (Table.Leave?, [(sink: ImageEventSink, url: URL)]) in
+            guard let left = state.table.leave(id: id) else { return (nil, []) }
+            let sinks = left.abandoned
+                ? state.ending([id], of: left.flight, with: .failure(CancellationError()))
+                : state.ending([id], of: left.key, generation: left.flight.generation, with: .failure(CancellationError()))
+            return (left, sinks)
         }
+        guard let left else { return }
         for (sink, _) in sinks { sink.emit(.cancelled) }
-        subscriber?.resume(.failure(WebImageError.cancelled("Operation cancelled by user", url: subscriber?.url)))
-        abandonedTask?.cancel()
+        left.subscriber.resume(.failure(WebImageError.cancelled("Operation cancelled by user", url: left.subscriber.url)))
+        if left.abandoned { left.flight.task?.cancel() }
     }
 
     /// Sends `event` to every current subscriber of the load.
     func emit(_ event: ImageLoadEvent, key: LoadWorkKey, generation: UInt64) {
         let handlers = state.withLock { state -> [ImageLoadEventHandler] in
-            guard let load = state.loads[key], load.generation == generation else { return [] }
-            return load.subscribers.values.compactMap(\.events)
+            state.table.flight(key, generation: generation)?.subscribers.values.compactMap(\.events) ?? []
         }
         for handler in handlers { handler(event) }
     }
@@ -189,24 +201,19 @@ final class LoadCoordinator: Sendable {
     /// result the observed requesters it was delivered to.
     func broadcast(_ kind: ImageEvent.Kind, key: LoadWorkKey, generation: UInt64) {
         let sinks = state.withLock { state -> [ImageEventSink] in
-            guard let load = state.loads[key], load.generation == generation, let sinks = load.sinks else { return [] }
-            return sinks.active.values.map(\.sink)
+            state.table.flight(key, generation: generation)?.extra.sinks?.active.values.map(\.sink) ?? []
         }
         for sink in sinks { sink.emit(kind) }
     }
 
     /// Resumes every subscriber with `result` (reporting the ends of observed ones first); the
-    /// load stays until ``finish(key:generation:)``.
+    /// load stays, closed, until ``finish(key:generation:)``.
     func deliver(_ result: Result<ImageLoadResult, any Error>, key: LoadWorkKey, generation: UInt64) {
         let (subscribers, sinks) = state.withLock { state -> ([Subscriber], [(sink: ImageEventSink, url: URL)]) in
-            guard var load = state.loads[key], load.generation == generation, load.delivered == nil else { return ([], []) }
-            let subscribers = Array(load.subscribers.values)
-            for id in load.subscribers.keys { state.owners[id] = nil }
-            let sinks = load.sinks == nil ? [] : state.ending(load.subscribers.keys, of: &load, with: result)
-            load.subscribers = [:]
-            load.delivered = result
-            state.loads[key] = load
-            return (subscribers, sinks)
+            guard let load = state.table.close(key, generation: generation, update: { $0.delivered = result }) else { return ([], []) }
+            // The delivered requesters' sinks stay active: they hear the stores.
+            let sinks = state.ending(load.subscribers.keys, of: key, generation: generation, with: result, keepsActive: true)
+            return (Array(load.subscribers.values), sinks)
         }
         for (sink, url) in sinks { sink.emit(.end(of: result, url: url)) }
         for subscriber in subscribers { subscriber.resume(result) }
@@ -216,10 +223,8 @@ final class LoadCoordinator: Sendable {
     /// (a pipeline that ended without a result) get a cancellation.
     func finish(key: LoadWorkKey, generation: UInt64) {
         let (leftovers, sinks) = state.withLock { state -> ([Subscriber], [(sink: ImageEventSink, url: URL)]) in
-            guard var load = state.loads[key], load.generation == generation else { return ([], []) }
-            state.loads[key] = nil
-            for id in load.subscribers.keys { state.owners[id] = nil }
-            let sinks = load.sinks == nil ? [] : state.ending(load.subscribers.keys, of: &load, with: .failure(CancellationError()))
+            guard let load = state.table.end(key, generation: generation) else { return ([], []) }
+            let sinks = state.ending(load.subscribers.keys, of: load, with: .failure(CancellationError()))
             return (Array(load.subscribers.values), sinks)
         }
         for (sink, _) in sinks { sink.emit(.cancelled) }
@@ -234,13 +239,11 @@ final class LoadCoordinator: Sendable {
             var subscribers: [Subscriber] = []
             var tasks: [Task<Void, Never>] = []
             var sinks: [(sink: ImageEventSink, url: URL)] = []
-            for (key, var load) in state.loads where load.delivered == nil {
+            for load in state.table.endAllOpen() {
                 subscribers += load.subscribers.values
-                if load.sinks != nil { sinks += state.ending(load.subscribers.keys, of: &load, with: .failure(CancellationError())) }
+                sinks += state.ending(load.subscribers.keys, of: load, with: .failure(CancellationError()))
                 if let task = load.task { tasks.append(task) }
-                state.loads[key] = nil
             }
-            state.owners.removeAll()
             return (subscribers, tasks, sinks)
         }
         for (sink, _) in sinks { sink.emit(.cancelled) }
@@ -252,16 +255,16 @@ final class LoadCoordinator: Sendable {
 
     /// The number of requesters waiting for a result (for tests).
     var subscriberCount: Int {
-        state.withLock { $0.owners.count }
+        state.withLock { $0.table.subscriberCount }
     }
 
     /// The number of sinks the work's events reach, over every load (for tests).
     var activeSinkCount: Int {
-        state.withLock { $0.loads.values.reduce(0) { $0 + ($1.sinks?.active.count ?? 0) } }
+        state.withLock { $0.table.allFlights.reduce(0) { $0 + ($1.extra.sinks?.active.count ?? 0) } }
     }
 
     /// The number of loads in the table (running, or storing after their result).
     var loadCount: Int {
-        state.withLock { $0.loads.count }
+        state.withLock { $0.table.flightCount }
     }
 }
