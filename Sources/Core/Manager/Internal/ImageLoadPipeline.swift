@@ -80,142 +80,132 @@ struct ImageLoadPipeline: Sendable {
         ImageLoadResult(image: image, data: data, cacheType: cacheType, url: request.url, cacheKey: key ?? request.key)
     }
 
-    /// Whether a cache hit can serve the request: an image, or data when decoding is avoided.
-    private func isUsable(_ hit: ImageCacheResult) -> Bool {
-        hit.image != nil || (request.options.contains(.avoidDecodeImage) && hit.data != nil)
-    }
-
+    /// Performs the steps ``ImageLoadFlow`` decides, reporting each one's events.
     private func stages(emit: @escaping ImageLoadEventHandler) async throws -> (ImageLoadResult, [StoreAction]) {
-        let options = request.options
-        var cached: ImageCacheResult?
-
-        // 1. Cache query; for a variant request (thumbnail, scale-down, transformer) that
-        //    misses, the full-size original under the original key.
-        if !options.contains(.fromLoaderOnly) {
-            if request.queryCacheType != .none {
-                let hit = await request.cache.queryImage(forKey: request.key, options: options, context: request.context, cacheType: request.queryCacheType)
-                try checkCancellation("querying the cache")
-                if let hit, isUsable(hit) {
-                    cached = hit
-                    sink?.emit(.cacheHit(hit.cacheType))
-                } else {
-                    sink?.emit(.cacheMiss)
-                }
-            }
-            if let cached, !options.contains(.refreshCached) {
-                return (result(cached.image, data: cached.data, cacheType: cached.cacheType), [])
-            }
-            if cached == nil, request.isVariant, request.originalQueryCacheType != .none {
-                // The request's context keeps its thumbnail size and scale-down budget: a disk
-                // hit is decoded at that size (and, smaller than its data, not promoted).
-                var originalContext = request.context
-                originalContext.imageTransformer = nil
-                originalContext.imageCacheKey = request.originalKey
-                let original = await request.originalCache.queryImage(forKey: request.originalKey, options: options, context: originalContext, cacheType: request.originalQueryCacheType)
-                try checkCancellation("querying the cache")
-                if let sink { sink.emit(original.flatMap { $0.image == nil ? nil : .cacheHit($0.cacheType) } ?? .cacheMiss) }
-                if let original, let image = original.image {
-                    let fitted = try await fittedToRequest(image)
-                    let (output, transformed) = try await transformIfAllowed(fitted)
-                    try checkCancellation("transforming")
-                    let unchanged = !transformed && !output.metadata.contains(.thumbnail)
-                    var stores: [StoreAction] = []
-                    if request.storeCacheType != .none {
-                        let data = unchanged ? (serializedData(for: output, originalData: original.data) ?? original.data) : serializedData(for: output, originalData: nil)
-                        stores.append(requestStore(output, data: data))
-                    }
-                    return (result(output, data: unchanged ? original.data : nil, cacheType: original.cacheType), stores)
-                }
-            }
-        }
-
-        // 2. The loader.
-        if options.contains(.fromCacheOnly) {
-            if let cached { return (result(cached.image, data: cached.data, cacheType: cached.cacheType), []) }
-            throw WebImageError(.cacheMiss, "\(request.key) is not in the cache and fromCacheOnly forbids loading it", url: request.url)
-        }
+        var flow = ImageLoadFlow(
+            url: request.url, key: request.key, options: request.options, queryCacheType: request.queryCacheType,
+            originalQueryCacheType: request.originalQueryCacheType, isVariant: request.isVariant
+        )
         var loaderContext = request.context
         loaderContext.imageCacheKey = request.originalKey
-        guard request.loader.canRequestImage(for: request.url, options: options, context: loaderContext) else {
-            if let cached { return (result(cached.image, data: cached.data, cacheType: cached.cacheType), []) }
-            throw WebImageError(.unsupportedURL, "No image loader can request \(request.url.absoluteString)", url: request.url)
-        }
-        if let cached {
-            // refreshCached: show the cached image now, then ask the loader again.
-            emit(.cachedImage(result(cached.image, data: cached.data, cacheType: cached.cacheType)))
-            loaderContext.loaderCachedImage = cached.image
-        }
-        let loaded: ImageLoaderResult
-        sink?.emit(.loaderStarted)
-        do {
-            loaded = try await request.loader.requestImage(with: request.url, options: options, context: loaderContext) { event in
-                switch event {
-                case .progress(let received, let expected): emit(.progress(receivedBytes: received, expectedBytes: expected))
-                case .partialImage(let image): emit(.partialImage(image))
+        var step = flow.start()
+        while true {
+            switch step {
+            case .queryCache:
+                let hit = await request.cache.queryImage(forKey: request.key, options: request.options, context: request.context, cacheType: request.queryCacheType)
+                try checkCancellation("querying the cache")
+                step = flow.cacheQueried(hit)
+                sink?.emit(flow.cached.map { .cacheHit($0.cacheType) } ?? .cacheMiss)
+            case .queryOriginal:
+                let original = await queryOriginal()
+                try checkCancellation("querying the cache")
+                if let sink { sink.emit(original.flatMap { $0.image == nil ? nil : .cacheHit($0.cacheType) } ?? .cacheMiss) }
+                step = flow.originalQueried(original)
+            case .renderOriginal(let original, let image):
+                return try await rendered(original: original, image: image)
+            case .checkLoader:
+                step = flow.loaderChecked(canRequest: request.loader.canRequestImage(for: request.url, options: request.options, context: loaderContext))
+            case .load(let showing):
+                if let showing {
+                    // refreshCached: show the cached image now, then ask the loader again.
+                    emit(.cachedImage(result(showing.image, data: showing.data, cacheType: showing.cacheType)))
+                    loaderContext.loaderCachedImage = showing.image
                 }
-            }
-        } catch {
-            if Task.isCancelled || WebImageError.isCancellation(error) {
-                throw WebImageError(.cancelled, "Operation cancelled by user during loading", underlyingError: error, url: request.url)
-            }
-            if let sink {
-                sink.emit(.loaderFailed(ImageManager.webImageError(error, url: request.url)))
-            }
-            if let cached, (error as? WebImageError)?.code == .cacheNotModified {
-                // "Not modified": the cached image stands; the request ends without a new image.
-                return (result(cached.image, data: cached.data, cacheType: cached.cacheType), [])
-            }
-            if request.loader.shouldBlockFailedURL(request.url, error: error) {
-                failedURLs.insert(request.url)
-            }
-            if var error = error as? WebImageError {
-                if error.url == nil { error.url = request.url }
-                throw error
-            }
-            throw WebImageError(.loaderFailed, "The loader failed for \(request.url.absoluteString): \(error)", underlyingError: error, url: request.url)
-        }
-        sink?.emit(.loaderFinished(bytes: loaded.data?.count ?? 0, statusCode: loaded.statusCode))
-        try checkCancellation("loading")
-        if options.contains(.retryFailed) { failedURLs.remove(request.url) }
-
-        // 3. Validate, transform, store.
-        guard let image = loaded.image else {
-            if options.contains(.avoidDecodeImage), let data = loaded.data {
+                sink?.emit(.loaderStarted)
+                let loaded: ImageLoaderResult
+                do {
+                    loaded = try await request.loader.requestImage(with: request.url, options: request.options, context: loaderContext) { event in
+                        switch event {
+                        case .progress(let received, let expected): emit(.progress(receivedBytes: received, expectedBytes: expected))
+                        case .partialImage(let image): emit(.partialImage(image))
+                        }
+                    }
+                } catch {
+                    step = flow.loadFailed(error, isCancelled: Task.isCancelled)
+                    if let sink, !Self.isCancellation(step) {
+                        sink.emit(.loaderFailed(ImageManager.webImageError(error, url: request.url)))
+                    }
+                    continue
+                }
+                sink?.emit(.loaderFinished(bytes: loaded.data?.count ?? 0, statusCode: loaded.statusCode))
+                try checkCancellation("loading")
+                if request.options.contains(.retryFailed) { failedURLs.remove(request.url) }
+                step = flow.loaded(loaded)
+            case .deliverData(let data):
                 let store = StoreAction(cache: request.cache, image: nil, data: data, key: request.originalKey, cacheType: request.storeCacheType, options: fullSizeOptions, context: fullSizeContext)
                 return (result(nil, data: data, cacheType: .none, key: request.originalKey), request.storeCacheType == .none ? [] : [store])
+            case .renderLoaded(let image, let loaded):
+                return try await rendered(loaded: image, data: loaded.data)
+            case .deliverCached(let cached):
+                return (result(cached.image, data: cached.data, cacheType: cached.cacheType), [])
+            case .fail(let error, let loaderError):
+                if let loaderError, request.loader.shouldBlockFailedURL(request.url, error: loaderError) {
+                    failedURLs.insert(request.url)
+                }
+                throw error
             }
-            throw WebImageError(.badImageData, loaded.data == nil ? "Image data is nil" : "The loader delivered data but no image", url: request.url)
         }
-        guard !image.pixelSize.isEmpty else {
-            throw WebImageError(.badImageData, "Downloaded image has 0 pixels", url: request.url)
-        }
+    }
 
+    /// Whether `step` ends the load as cancelled.
+    private static func isCancellation(_ step: ImageLoadFlow.Step) -> Bool {
+        if case .fail(let error, _) = step { return error.code == .cancelled }
+        return false
+    }
+
+    /// The full-size original under the original key. The request's context keeps its
+    /// thumbnail size and scale-down budget: a disk hit is decoded at that size (and, smaller
+    /// than its data, not promoted).
+    private func queryOriginal() async -> ImageCacheResult? {
+        var originalContext = request.context
+        originalContext.imageTransformer = nil
+        originalContext.imageCacheKey = request.originalKey
+        return await request.originalCache.queryImage(forKey: request.originalKey, options: request.options, context: originalContext, cacheType: request.originalQueryCacheType)
+    }
+
+    /// A hit of the full-size original, fitted to the request and transformed, with its store
+    /// under the request's key.
+    private func rendered(original: ImageCacheResult, image: WebImage) async throws -> (ImageLoadResult, [StoreAction]) {
+        let fitted = try await fittedToRequest(image)
+        let (output, transformed) = try await transformIfAllowed(fitted)
+        try checkCancellation("transforming")
+        let unchanged = !transformed && !output.metadata.contains(.thumbnail)
+        var stores: [StoreAction] = []
+        if request.storeCacheType != .none {
+            let data = unchanged ? (serializedData(for: output, originalData: original.data) ?? original.data) : serializedData(for: output, originalData: nil)
+            stores.append(requestStore(output, data: data))
+        }
+        return (result(output, data: unchanged ? original.data : nil, cacheType: original.cacheType), stores)
+    }
+
+    /// The loaded image, transformed, with its stores: under the request's key, and for a
+    /// variant request the full-size original under the original key (its data, and the image
+    /// when it was decoded whole).
+    private func rendered(loaded image: WebImage, data loadedData: Data?) async throws -> (ImageLoadResult, [StoreAction]) {
         var stores: [StoreAction] = []
         let (output, transformed) = try await transformIfAllowed(image)
         try checkCancellation("transforming")
         guard request.isVariant else {
             if request.storeCacheType != .none {
-                let data = serializedData(for: image, originalData: loaded.data) ?? loaded.data
+                let data = serializedData(for: image, originalData: loadedData) ?? loadedData
                 stores.append(requestStore(image, data: data))
             }
-            return (result(image, data: loaded.data, cacheType: .none), stores)
+            return (result(image, data: loadedData, cacheType: .none), stores)
         }
-        // A variant request: the full-size original under the original key (its data, and the
-        // image when it was decoded whole), the request's image under its own key.
         let fullSize = !image.metadata.contains(.thumbnail)
         if request.originalStoreCacheType != .none {
             // The serializer sees full-size images only: it could re-encode a thumbnail.
-            let data = fullSize ? (serializedData(for: image, originalData: loaded.data) ?? loaded.data) : loaded.data
+            let data = fullSize ? (serializedData(for: image, originalData: loadedData) ?? loadedData) : loadedData
             if fullSize || data != nil {
                 stores.append(StoreAction(cache: request.originalCache, image: fullSize ? image : nil, data: data, key: request.originalKey, cacheType: request.originalStoreCacheType, options: fullSizeOptions, context: fullSizeContext))
             }
         }
         let unchanged = !transformed && fullSize
         if request.storeCacheType != .none {
-            let data = unchanged ? (serializedData(for: output, originalData: loaded.data) ?? loaded.data) : serializedData(for: output, originalData: nil)
+            let data = unchanged ? (serializedData(for: output, originalData: loadedData) ?? loadedData) : serializedData(for: output, originalData: nil)
             stores.append(requestStore(output, data: data))
         }
-        return (result(output, data: unchanged ? loaded.data : nil, cacheType: .none), stores)
+        return (result(output, data: unchanged ? loadedData : nil, cacheType: .none), stores)
     }
 
     /// The store of the request's image under its own key, with its options and context.
