@@ -23,16 +23,14 @@ package struct SharedWorkTable<Key: Hashable & Sendable, Subscriber: Sendable, E
         /// The task running the work, once attached.
         package var task: Task<Void, Never>?
         /// Whether the flight takes no more subscribers (its result was delivered).
-        package fileprivate(set) var isClosed = false
+        package var isClosed: Bool { subscribers.isClosed }
         /// The owner's own state of the flight (event sinks, priority, the delivered result).
         package var extra: Extra
-        /// The subscribers, by id.
-        package fileprivate(set) var subscribers: [UInt64: Subscriber] = [:]
+        /// The subscribers waiting for it.
+        package fileprivate(set) var subscribers = WorkSubscribers<Subscriber>()
 
         /// The subscribers in the order they joined.
-        package var orderedSubscribers: [Subscriber] {
-            subscribers.sorted { $0.key < $1.key }.map(\.value)
-        }
+        package var orderedSubscribers: [Subscriber] { subscribers.ordered }
     }
 
     /// What ``join(_:id:subscriber:extra:)`` did.
@@ -114,8 +112,7 @@ package struct SharedWorkTable<Key: Hashable & Sendable, Subscriber: Sendable, E
         extra: () -> Extra, update: (inout Extra) -> Void = { _ in }
     ) -> Join {
         if var flight = flights[key] {
-            if flight.isClosed { return .closed(flight) }
-            flight.subscribers[id] = subscriber
+            guard flight.subscribers.insert(subscriber, id: id) != nil else { return .closed(flight) }
             update(&flight.extra)
             flights[key] = flight
             owners[id] = key
@@ -124,7 +121,7 @@ package struct SharedWorkTable<Key: Hashable & Sendable, Subscriber: Sendable, E
         }
         let generation = makeID()
         var flight = Flight(generation: generation, extra: extra())
-        flight.subscribers[id] = subscriber
+        _ = flight.subscribers.insert(subscriber, id: id)
         flights[key] = flight
         owners[id] = key
         return .started(generation: generation)
@@ -150,7 +147,7 @@ package struct SharedWorkTable<Key: Hashable & Sendable, Subscriber: Sendable, E
     ///   never joined).
     package mutating func leave(id: UInt64) -> Leave? {
         guard let key = owners.removeValue(forKey: id), var flight = flights[key],
-              let subscriber = flight.subscribers.removeValue(forKey: id) else { return nil }
+              let subscriber = flight.subscribers.remove(id: id) else { return nil }
         if flight.subscribers.isEmpty, !flight.isClosed, !keepsAbandoned {
             flights[key] = nil
             return Leave(key: key, subscriber: subscriber, flight: flight, abandoned: true)
@@ -167,9 +164,8 @@ package struct SharedWorkTable<Key: Hashable & Sendable, Subscriber: Sendable, E
     package mutating func close(_ key: Key, generation: UInt64, update: (inout Extra) -> Void = { _ in }) -> Flight? {
         guard var flight = flights[key], flight.generation == generation, !flight.isClosed else { return nil }
         let closed = flight
-        for id in flight.subscribers.keys { owners[id] = nil }
-        flight.subscribers = [:]
-        flight.isClosed = true
+        for id in flight.subscribers.ids { owners[id] = nil }
+        _ = flight.subscribers.close()
         update(&flight.extra)
         flights[key] = flight
         return closed
@@ -181,7 +177,7 @@ package struct SharedWorkTable<Key: Hashable & Sendable, Subscriber: Sendable, E
     package mutating func end(_ key: Key, generation: UInt64) -> Flight? {
         guard let flight = flights[key], flight.generation == generation else { return nil }
         flights[key] = nil
-        for id in flight.subscribers.keys { owners[id] = nil }
+        for id in flight.subscribers.ids { owners[id] = nil }
         return flight
     }
 
@@ -192,7 +188,7 @@ package struct SharedWorkTable<Key: Hashable & Sendable, Subscriber: Sendable, E
         for (key, flight) in flights where !flight.isClosed {
             ended.append(flight)
             flights[key] = nil
-            for id in flight.subscribers.keys { owners[id] = nil }
+            for id in flight.subscribers.ids { owners[id] = nil }
         }
         return ended
     }

@@ -10,10 +10,7 @@ extension DownloadTransfer {
     /// Ends every remaining requester with `error` and closes the transfer.
     func finishAll(with error: any Error) async {
         let (requesters, feed) = state.withLock { state -> ([DownloadRequester], ProgressiveFeed?) in
-            state.phase = .finished
-            state.isClosed = true
-            defer { state.requesters = [:] }
-            return (Array(state.requesters.values), state.progressive)
+            (state.lifecycle.finish(), state.progressive)
         }
         environment.table.remove(self)
         await feed?.close()
@@ -36,15 +33,7 @@ extension DownloadTransfer {
         let contentType = response?.mimeType
         while true {
             // Serve the oldest requester left, and every requester that shares its decode.
-            let next = state.withLock { state -> DownloadRequester? in
-                guard let oldest = state.requesters.values.min(by: { $0.id < $1.id }) else {
-                    state.phase = .finished
-                    state.isClosed = true
-                    return nil
-                }
-                return oldest
-            }
-            guard let next else { break }
+            guard let next = state.withLock({ $0.lifecycle.nextToServe() }) else { break }
             let result: Result<ImageLoaderResult, any Error>
             do {
                 let image = try await next.decode.decodeLoadedData(body, on: .processing)
@@ -52,14 +41,7 @@ extension DownloadTransfer {
             } catch {
                 result = .failure(error)
             }
-            let served = state.withLock { state -> [DownloadRequester] in
-                guard let sharingKey = next.sharingKey else {
-                    return state.requesters.removeValue(forKey: next.id).map { [$0] } ?? []
-                }
-                let sharing = state.requesters.values.filter { $0.sharingKey == sharingKey }
-                for requester in sharing { state.requesters[requester.id] = nil }
-                return sharing
-            }
+            let served = state.withLock { $0.lifecycle.takeServed(by: next) }
             for requester in served { requester.resume(with: result) }
         }
         environment.table.remove(self)
@@ -76,12 +58,8 @@ extension DownloadTransfer {
     func finishWithoutDecoding(_ data: Data, response: AcceptedResponse?) -> Bool {
         guard settings.decryptor == nil, !settings.refreshesCache else { return false }
         let requesters = state.withLock { state -> [DownloadRequester]? in
-            guard state.progressive == nil,
-                  state.requesters.values.allSatisfy({ $0.deliversByResuming && !$0.decode.decodesImage }) else { return nil }
-            state.phase = .finished
-            state.isClosed = true
-            defer { state.requesters = [:] }
-            return state.requesters.values.sorted { $0.id < $1.id }
+            guard state.progressive == nil else { return nil }
+            return state.lifecycle.finishIfNoneDecodes()
         }
         guard let requesters else { return false }
         let result: Result<ImageLoaderResult, any Error>

@@ -155,7 +155,7 @@ extension DownloadTransfer: CurlExchangeOwner {
         let interval = environment.configuration.minimumProgressInterval
         enum Next { case stop, tooLarge(Int), outOfMemory, progress(received: Int64, expected: Int64?, handlers: [ImageLoaderProgressHandler], progressive: Bool) }
         let next = state.withLock { state -> Next in
-            guard state.failure == nil, !state.isClosed || !state.requesters.isEmpty else { return .stop }
+            guard state.failure == nil, !state.lifecycle.isAbandoned else { return .stop }
             guard let body = state.body else { return .stop }
             guard body.count + bytes.count <= limit else { return .tooLarge(body.count + bytes.count) }
             // One memcpy, into a buffer sized from the declared length.
@@ -172,9 +172,8 @@ extension DownloadTransfer: CurlExchangeOwner {
             }
             // The progress handlers and whether a partial decode may be due, read under this
             // one lock (no array and no second lock per chunk when nobody listens).
-            let handlers = report && state.anyProgressHandler ? state.requesters.values.compactMap(\.progress) : []
-            let progressive = state.progressive != nil
-                || (state.anyPartialImages && !state.progressiveSettled && state.requesters.values.contains(where: \.wantsPartialImages))
+            let handlers = report ? state.lifecycle.progressHandlers() : []
+            let progressive = state.progressive != nil || (!state.progressiveSettled && state.lifecycle.wantsPartialImages)
             return .progress(received: received, expected: state.expectedBytes, handlers: handlers, progressive: progressive)
         }
         switch next {
@@ -202,7 +201,7 @@ extension DownloadTransfer: CurlExchangeOwner {
         if case .finished = ending {
             let next = state.withLock { state -> CurlExchange? in
                 guard state.exchange === exchange, state.failure == nil, let target = state.redirectTarget, let hop = state.hop,
-                      !(state.isClosed && state.requesters.isEmpty) else { return nil }
+                      !state.lifecycle.isAbandoned else { return nil }
                 state.redirectTarget = nil
                 state.followedRedirects += 1
                 let request = nextHop(after: hop, to: target.url, status: target.status)
@@ -273,10 +272,10 @@ extension DownloadTransfer: CurlExchangeOwner {
     /// when a requester that wants partial images joins a transfer that already has data.
     func updateProgressive() {
         let (candidate, existing) = state.withLock { state -> (DownloadRequester?, ProgressiveFeed?) in
-            guard state.phase == .running, state.body?.isEmpty == false else { return (nil, nil) }
+            guard state.lifecycle.phase == .running, state.body?.isEmpty == false else { return (nil, nil) }
             if let feed = state.progressive { return (nil, feed) }
             guard !state.progressiveSettled else { return (nil, nil) }
-            return (state.requesters.values.filter(\.wantsPartialImages).min { $0.id < $1.id }, nil)
+            return (state.lifecycle.firstPartialImageRequester, nil)
         }
         var feed = existing
         if feed == nil, let candidate {
@@ -322,11 +321,7 @@ extension DownloadTransfer: CurlExchangeOwner {
         enum Outcome { case abandoned(ProgressiveFeed?), failure(WebImageError), success(Data, AcceptedResponse?) }
         func settle(_ state: inout State) -> Outcome {
             state.exchange = nil
-            if state.isClosed && state.requesters.isEmpty {
-                state.phase = .finished
-                return .abandoned(state.progressive)
-            }
-            state.phase = .processing
+            if state.lifecycle.exchangesEnded() { return .abandoned(state.progressive) }
             if let failure = state.failure { return .failure(failure) }
             let received = Int64(state.body?.count ?? 0)
             switch ending {

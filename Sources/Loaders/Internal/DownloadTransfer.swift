@@ -7,24 +7,20 @@ import WebImageCore
 /// One download of one URL, shared by every requester of that URL while it is in flight
 /// (SDWebImage's `SDWebImageDownloaderOperation` with its callback table).
 ///
-/// Life: queued -> starting -> running (one ``CurlExchange`` per hop, on the downloader's
-/// ``CurlEventLoop``) -> processing (decrypt,
-/// validate, decode per requester) -> finished. Requesters may join until it finishes; a
-/// requester that leaves (its task was cancelled) is resumed with a cancellation at once; the
-/// transfer is abandoned (dequeued, or its task cancelled) when the last requester leaves
-/// before processing.
+/// Life (``TransferLifecycle``, a value whose events return the actions taken here): queued ->
+/// starting -> running (one ``CurlExchange`` per hop, on the downloader's ``CurlEventLoop``) ->
+/// processing (decrypt, validate, decode per requester) -> finished. Requesters may join until
+/// it finishes; a requester that leaves (its task was cancelled) is resumed with a cancellation
+/// at once; the transfer is abandoned (dequeued, or its exchange cancelled) when the last
+/// requester leaves before processing.
 ///
-/// Every requester is resumed exactly once, by whoever removes it from `requesters` under the
+/// Every requester is resumed exactly once, by whoever takes it out of the lifecycle under the
 /// lock; requesters' deliveries and user code (modifiers, decryptor, coder, progress handlers,
 /// completion handlers) are only ever called with no lock held.
 ///
 /// A started transfer holds its scheduler slot until every requester it served has been
 /// resumed (see ``didComplete(_:)``).
 final class DownloadTransfer: Sendable {
-    enum Phase: Sendable {
-        case queued, starting, running, processing, finished
-    }
-
     /// What the first requester fixed for every requester of the transfer.
     struct Settings: Sendable {
         /// The request to send (headers, cookies flag, conditional headers, request modifier applied).
@@ -42,18 +38,11 @@ final class DownloadTransfer: Sendable {
         let verifiesCertificates: Bool
     }
 
+    /// The lifecycle, and the transport's data of the hops and the body.
     struct State {
-        var phase = Phase.queued
-        /// Closed to new requesters (abandoned, failed, or done).
-        var isClosed = false
+        var lifecycle = TransferLifecycle()
         /// The exchange of the current hop.
         var exchange: CurlExchange?
-        var cancelWhenStarted = false
-        var requesters: [UInt64: DownloadRequester] = [:]
-        /// Whether a requester with a progress handler, or one that wants partial images, ever
-        /// joined: each body chunk looks at the requesters only then.
-        var anyProgressHandler = false
-        var anyPartialImages = false
         var response: AcceptedResponse?
         /// The request of the current hop (the first one, then each redirect's).
         var hop: CurlExchange.Request?
@@ -89,73 +78,48 @@ final class DownloadTransfer: Sendable {
     /// Adds a requester unless the transfer is closed. Called under the table's lock.
     /// - Returns: The number of requesters now, or `nil` if the transfer is closed.
     func add(_ requester: DownloadRequester) -> Int? {
-        state.withLock { state in
-            guard !state.isClosed else { return nil }
-            state.requesters[requester.id] = requester
-            state.anyProgressHandler = state.anyProgressHandler || requester.progress != nil
-            state.anyPartialImages = state.anyPartialImages || requester.wantsPartialImages
-            return state.requesters.count
-        }
+        state.withLock { $0.lifecycle.join(requester) }
     }
 
     /// Removes a requester whose task was cancelled and resumes it with a cancellation; the
     /// last one to leave abandons the transfer. Does nothing if the requester was already served.
     func removeRequester(_ id: UInt64) {
-        let removal = state.withLock { state -> (requester: DownloadRequester, phase: Phase, exchange: CurlExchange?, abandoned: Bool, remaining: Int)? in
-            guard let requester = state.requesters.removeValue(forKey: id) else { return nil }
-            let phase = state.phase
-            let remaining = state.requesters.count
-            guard remaining == 0 else { return (requester, phase, nil, false, remaining) }
-            switch phase {
-            case .queued:
-                state.isClosed = true
-                state.phase = .finished
-                return (requester, phase, nil, true, 0)
-            case .starting:
-                state.isClosed = true
-                state.cancelWhenStarted = true
-                return (requester, phase, nil, true, 0)
-            case .running:
-                state.isClosed = true
-                return (requester, phase, state.exchange, true, 0)
-            case .processing, .finished:
-                return (requester, phase, nil, false, 0)
-            }
+        let removal = state.withLock { state -> (leave: TransferLifecycle.Leave, exchange: CurlExchange?)? in
+            guard let leave = state.lifecycle.leave(id: id) else { return nil }
+            return (leave, leave.stop == .cancelExchange ? state.exchange : nil)
         }
-        guard let removal else { return }
-        let message = switch removal.phase {
+        guard let (leave, exchange) = removal else { return }
+        let message = switch leave.phase {
         case .queued, .starting: "Operation cancelled by user before sending the request"
         case .running, .processing, .finished: "Operation cancelled by user during loading"
         }
-        removal.requester.resume(throwing: WebImageError.cancelled(message, url: url))
-        if removal.abandoned {
-            environment.table.remove(self)
-            if removal.phase == .queued { environment.scheduler.dequeue(self) }
-            if let exchange = removal.exchange { environment.loop.cancel(exchange) }
-        }
-        environment.events.emit(.requesterLeft(url: url, requesterCount: removal.remaining))
+        leave.requester.resume(throwing: WebImageError.cancelled(message, url: url))
+        if let stop = leave.stop { self.stop(stop, exchange: exchange) }
+        environment.events.emit(.requesterLeft(url: url, requesterCount: leave.remaining))
     }
 
     /// Ends every requester with a cancellation and abandons the transfer
     /// (``Downloader/cancelAllDownloads()``).
     func cancelAll() {
-        let (requesters, phase, exchange) = state.withLock { state -> ([DownloadRequester], Phase, CurlExchange?) in
-            let requesters = Array(state.requesters.values)
-            state.requesters = [:]
-            state.isClosed = true
-            let phase = state.phase
-            switch phase {
-            case .queued: state.phase = .finished
-            case .starting: state.cancelWhenStarted = true
-            case .running, .processing, .finished: break
-            }
-            return (requesters, phase, phase == .running ? state.exchange : nil)
+        let (requesters, stop, exchange) = state.withLock { state -> ([DownloadRequester], TransferLifecycle.Stop?, CurlExchange?) in
+            let (requesters, stop) = state.lifecycle.cancelAll()
+            return (requesters, stop, stop == .cancelExchange ? state.exchange : nil)
         }
         environment.table.remove(self)
-        if phase == .queued { environment.scheduler.dequeue(self) }
-        if let exchange { environment.loop.cancel(exchange) }
+        if let stop { self.stop(stop, exchange: exchange) }
         for requester in requesters {
             requester.resume(throwing: WebImageError.cancelled("Operation cancelled: every download of the downloader was cancelled", url: url))
+        }
+    }
+
+    /// Stops an abandoned transfer: out of the table, and out of the queue or its exchange
+    /// cancelled.
+    private func stop(_ stop: TransferLifecycle.Stop, exchange: CurlExchange?) {
+        environment.table.remove(self)
+        switch stop {
+        case .dequeue: environment.scheduler.dequeue(self)
+        case .cancelExchange: if let exchange { environment.loop.cancel(exchange) }
+        case .cancelOnceStarted: break
         }
     }
 
@@ -163,12 +127,7 @@ final class DownloadTransfer: Sendable {
     /// the transfer was queued. After `true`, the transfer holds a scheduler slot until its
     /// last exchange ends.
     func start() -> Bool {
-        let proceed = state.withLock { state -> Bool in
-            guard state.phase == .queued, !state.isClosed, !state.requesters.isEmpty else { return false }
-            state.phase = .starting
-            return true
-        }
-        guard proceed else { return false }
+        guard state.withLock({ $0.lifecycle.beginStarting() }) else { return false }
         let configuration = environment.configuration
         let deadline = configuration.totalTimeout.map { ContinuousClock.now + .nanoseconds(Int64(max(0, $0) * 1e9)) }
         let request = firstHop(deadline: deadline)
@@ -177,8 +136,7 @@ final class DownloadTransfer: Sendable {
             state.exchange = exchange
             state.hop = request
             state.deadline = deadline
-            state.phase = .running
-            return state.cancelWhenStarted
+            return state.lifecycle.started()
         }
         environment.events.emit(.started(url: url, request: settings.request))
         environment.loop.start(exchange)
@@ -188,11 +146,7 @@ final class DownloadTransfer: Sendable {
 
     /// The requesters' progress handlers (and, for partial images, only those that asked).
     func progressHandlers(partialImagesOnly: Bool = false) -> [ImageLoaderProgressHandler] {
-        state.withLock { state in
-            state.requesters.values.compactMap { requester in
-                partialImagesOnly && !requester.wantsPartialImages ? nil : requester.progress
-            }
-        }
+        state.withLock { $0.lifecycle.progressHandlers(partialImagesOnly: partialImagesOnly) }
     }
 
     /// Records the first failure (reported when the exchange ends); the caller stops the exchange.

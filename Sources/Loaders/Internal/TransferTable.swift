@@ -7,12 +7,13 @@ import Foundation
 /// Lock order: the table's lock may be held while a transfer's lock is taken (to join),
 /// never the other way round.
 ///
-/// Decision: this is not the manager's `LoadCoordinator`. The manager shares a whole request
-/// (cache query to store) among requesters resumed with one result; a transfer is one HTTP
-/// exchange whose requesters each keep their own decode (grouped by `ImageDecodeSharingKey`),
-/// progress handler, priority and queue position, and which stops taking requesters once its
-/// body is complete. The two share their keys' derivation (context-key effects), not their
-/// life cycle.
+/// How it relates to the manager's shared work: a transfer's requesters follow the same rules
+/// (``WorkSubscribers``: join unless closed, the last to leave abandons the run, whoever takes
+/// a requester out resumes it), kept in the transfer's ``TransferLifecycle``. What differs is
+/// the key's life: a transfer is one HTTP exchange whose requesters each keep their own decode
+/// (grouped by `ImageDecodeSharingKey` when it ends: ``TransferLifecycle/takeServed(by:)``),
+/// progress handler, priority and queue position, so the table maps a URL to its transfer and
+/// the transfer holds its requesters under its own lock (not the table's).
 final class TransferTable: Sendable {
     private let transfers = Locked<[URL: DownloadTransfer]>([:])
 

@@ -212,7 +212,7 @@ final class LoadCoordinator: Sendable {
         let (subscribers, sinks) = state.withLock { state -> ([Subscriber], [(sink: ImageEventSink, url: URL)]) in
             guard let load = state.table.close(key, generation: generation, update: { $0.delivered = result }) else { return ([], []) }
             // The delivered requesters' sinks stay active: they hear the stores.
-            let sinks = state.ending(load.subscribers.keys, of: key, generation: generation, with: result, keepsActive: true)
+            let sinks = state.ending(load.subscribers.ids, of: key, generation: generation, with: result, keepsActive: true)
             return (Array(load.subscribers.values), sinks)
         }
         for (sink, url) in sinks { sink.emit(.end(of: result, url: url)) }
@@ -224,7 +224,7 @@ final class LoadCoordinator: Sendable {
     func finish(key: LoadWorkKey, generation: UInt64) {
         let (leftovers, sinks) = state.withLock { state -> ([Subscriber], [(sink: ImageEventSink, url: URL)]) in
             guard let load = state.table.end(key, generation: generation) else { return ([], []) }
-            let sinks = state.ending(load.subscribers.keys, of: load, with: .failure(CancellationError()))
+            let sinks = state.ending(load.subscribers.ids, of: load, with: .failure(CancellationError()))
             return (Array(load.subscribers.values), sinks)
         }
         for (sink, _) in sinks { sink.emit(.cancelled) }
@@ -241,7 +241,7 @@ final class LoadCoordinator: Sendable {
             var sinks: [(sink: ImageEventSink, url: URL)] = []
             for load in state.table.endAllOpen() {
                 subscribers += load.subscribers.values
-                sinks += state.ending(load.subscribers.keys, of: load, with: .failure(CancellationError()))
+                sinks += state.ending(load.subscribers.ids, of: load, with: .failure(CancellationError()))
                 if let task = load.task { tasks.append(task) }
             }
             return (subscribers, tasks, sinks)
