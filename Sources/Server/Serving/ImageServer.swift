@@ -34,7 +34,7 @@ public import SwiftWebImage
 ///    ``ImageServerConfiguration``) and loaded through ``manager``, with the server's own
 ///    loader in the request's context and the decode limits; the manager's caches keep the
 ///    original, and concurrent requests for one source share one fetch and one decode.
-/// 6. Trim, crop, resize, flips and filters run (``ThumborRequest/plan(sourceSize:trimmedRegion:)``;
+/// 6. The server's one render stage takes the original: trim, crop, resize, flips and filters run (``ThumborRequest/plan(sourceSize:trimmedRegion:)``;
 ///    a resize of an opaque still source starts from a cached halved copy at least as large as
 ///    its target, see ``ImageServerConfiguration/reducedOriginalsCapacity``), and the result is
 ///    encoded, on a bounded queue
@@ -88,12 +88,16 @@ public final class ImageServer: ServerRequestHandler {
     /// context (a manager from outside, ``init(configuration:manager:resultCache:coder:)``).
     let injectsLoaders: Bool
     let resultMemory: ResultMemoryTier
-    let reducedOriginals: ReducedOriginals
+    /// Transform, encode and store of every result the server makes.
+    let renderStage: ResultRenderStage
+    /// The bounded transform queue (the render stage's).
+    var admission: TransformAdmission { renderStage.admission }
+    /// The halved copies of originals (the render stage's).
+    var reducedOriginals: ReducedOriginals { renderStage.reducedOriginals }
     /// The result productions running, by result key: one production per result, shared by the
     /// identical requests that arrive while it runs. A production whose requesters all left
     /// (at their deadline) still runs to its end: its result is cached either way.
     let resultFlights = SharedWork<String, Result<(EncodedResult, ImageServerCacheTier), ServingFailure>>(cancelsAbandonedWork: false)
-    let admission: TransformAdmission
     let sources: SourceResolver
     let signer: ThumborSigner?
     /// Test hooks (internal).
@@ -153,8 +157,7 @@ public final class ImageServer: ServerRequestHandler {
         self.sources = sources
         self.injectsLoaders = injectsLoaders
         resultMemory = ResultMemoryTier(capacity: configuration.resultMemoryCapacity)
-        reducedOriginals = ReducedOriginals(capacity: configuration.reducedOriginalsCapacity)
-        admission = TransformAdmission(concurrency: configuration.transformConcurrency, maximumQueued: configuration.maximumQueuedTransforms)
+        renderStage = ResultRenderStage(configuration: configuration, coder: coder, resultCache: resultCache)
         signer = configuration.securityKey.map { ThumborSigner(key: $0) }
     }
 
@@ -300,8 +303,9 @@ public final class ImageServer: ServerRequestHandler {
         return (imageResponse(result, for: request), tier)
     }
 
-    /// Loads the source, transforms and encodes it, and stores the result in the result
-    /// cache: the work of a result-cache miss, run once for identical concurrent requests (in a
+    /// Loads the source through the manager (the original's stages: its keys, caches and
+    /// coalescing) and hands it to the ``renderStage`` (transform, encode, store in the result
+    /// cache): the work of a result-cache miss, run once for identical concurrent requests (in a
     /// task of its own, so a requester that leaves, at its deadline, does not stop it for the
     /// others; the result is cached either way).
     private func produce(_ thumbor: ThumborRequest, choice: OutputFormatChoice, maxAge: Int?, resultKey: String) async throws(ServingFailure) -> (EncodedResult, ImageServerCacheTier) {
@@ -319,54 +323,10 @@ public final class ImageServer: ServerRequestHandler {
         guard original.format != .svg, !original.metadata.contains(.vector) else {
             throw ServingFailure(422, "source \(thumbor.source) is SVG: vector sources are refused")
         }
-        let format = choice.resolve(sourceFormat: original.format, sourceIsAnimated: original.isAnimated, coder: coder)
-        let quality = thumbor.filters.reduce(configuration.defaultQuality) { current, filter in
-            if case .quality(let value) = filter { return value }
-            return current
-        }
-        let maximumSide = configuration.maximumOutputDimension
-        // The plan needs the trimmed region (a scan of the pixels), so it is made in the job.
-        let render: @Sendable () throws -> ThumborRenderer = {
-            let trimmed = thumbor.trim.flatMap { $0.region(in: original.bitmap) }
-            let plan = thumbor.plan(sourceSize: original.pixelSize, trimmedRegion: trimmed)
-            for size in [plan.size, plan.canvas].compactMap({ $0 }) where size.width > maximumSide || size.height > maximumSide {
-                throw ServingFailure(400, "the result would be \(size), over the limit of \(maximumSide) pixels per side")
-            }
-            return ThumborRenderer(request: thumbor, plan: plan, format: format, quality: quality, keepsAnimation: format == .gif)
-        }
-
-        do {
-            try admission.admit()
-        } catch {
-            throw ServingFailure(503, "the transform queue is full; retry shortly", retryAfter: 1)
-        }
-        defer { admission.release() }
-        if let hook = hooks.withLock({ $0.beforeTransform }) { await hook() }
-        let coder = coder
-        let reduced = reducedOriginals
-        let originalKey = loaded.cacheKey
-        let variesWithAccept = choice.variesWithAccept
-        let outcome: Result<EncodedResult, ServingFailure>
-        do {
-            outcome = try await admission.run {
-                do {
-                    let renderer = try render()
-                    let bytes = try renderer.encode(renderer.render(original, reduced: reduced, key: originalKey), coder: coder)
-                    return .success(EncodedResult(bytes: bytes, contentType: format.servedMediaType, etag: Self.etag(of: bytes), variesWithAccept: variesWithAccept, maxAge: maxAge))
-                } catch let failure as ServingFailure {
-                    return .failure(failure)
-                } catch {
-                    return .failure(Self.transformFailure(error))
-                }
-            }
-        } catch {
-            throw ServingFailure(503, "request cancelled while waiting for a transform", retryAfter: 1)
-        }
-        let result = try outcome.get()
-        if let resultCache {
-            let rest = resultCache.beginStore(nil, data: result.bytes, forKey: resultKey, options: [], context: WebImageContext(), cacheType: .all)
-            Task { try? await rest() }
-        }
+        let result = try await renderStage.render(
+            original, originalKey: loaded.cacheKey, for: thumbor, choice: choice, maxAge: maxAge, resultKey: resultKey,
+            beforeTransform: hooks.withLock { $0.beforeTransform }
+        )
         let tier: ImageServerCacheTier = switch loaded.cacheType {
         case .memory: .originalMemory
         case .disk: .originalDisk
