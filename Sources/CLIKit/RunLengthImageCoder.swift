@@ -1,5 +1,5 @@
-public import Foundation
-public import SwiftWebImage
+package import Foundation
+package import SwiftWebImage
 
 /// A coder for WIRL, a made-up run-length format: what registering a custom coder at launch
 /// looks like. `webimage` registers it (and the format) before any command runs, so every
@@ -16,44 +16,44 @@ public import SwiftWebImage
 /// The coder counts the calls it gets (``counts``) so that the demo can show it is asked first.
 ///
 /// Thread-safety: call from any thread; the counters sit behind a lock.
-public final class RunLengthImageCoder: ImageCoder {
+package final class RunLengthImageCoder: ImageCoder {
     /// The coder `webimage` registers at launch.
-    public static let shared = RunLengthImageCoder()
+    package static let shared = RunLengthImageCoder()
 
     /// The first bytes of every WIRL file.
-    public static let signature = Array("WIRL".utf8)
+    package static let signature = Array("WIRL".utf8)
     /// The format version this coder reads and writes.
-    public static let version: UInt8 = 1
+    package static let version: UInt8 = 1
     private static let headerSize = 10
 
     /// How often the coder was asked.
-    public struct Counts: Sendable, Equatable {
+    package struct Counts: Sendable, Equatable {
         /// Calls to ``RunLengthImageCoder/canDecode(_:)``.
-        public var canDecode = 0
+        package var canDecode = 0
         /// Images decoded.
-        public var decoded = 0
+        package var decoded = 0
         /// Images encoded.
-        public var encoded = 0
+        package var encoded = 0
     }
 
     private let state = Locked(Counts())
 
     /// A coder with its counters at zero.
-    public init() {}
+    package init() {}
 
     /// The calls so far.
-    public var counts: Counts { state.withLock { $0 } }
+    package var counts: Counts { state.withLock { $0 } }
 
     /// The format descriptor to register: extension `wirl`, MIME type `image/x-wirl`, detected by
     /// its signature.
-    public static var formatDescriptor: ImageFormatDescriptor {
+    package static var formatDescriptor: ImageFormatDescriptor {
         ImageFormatDescriptor(format: .wirl, fileExtensions: ["wirl"], mimeTypes: ["image/x-wirl"]) { data in
             data.starts(with: signature) ? ImageFormatDetection(format: .wirl) : nil
         }
     }
 
     /// `true` for data that starts with `"WIRL"`.
-    public func canDecode(_ data: Data) -> Bool {
+    package func canDecode(_ data: Data) -> Bool {
         state.withLock { $0.canDecode += 1 }
         return data.starts(with: Self.signature)
     }
@@ -61,7 +61,7 @@ public final class RunLengthImageCoder: ImageCoder {
     /// Decodes WIRL data.
     /// - Throws: ``WebImageError/Code/badImageData`` for a bad header or runs that do not cover
     ///   the image exactly; ``WebImageError/Code/imageTooLarge`` over `options.maxPixelCount`.
-    public func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
+    package func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
         let bytes = [UInt8](data)
         guard bytes.count >= Self.headerSize, bytes.starts(with: Self.signature) else {
             throw WebImageError(.badImageData, "\(bytes.count) bytes are not WIRL data (no WIRL header)")
@@ -113,14 +113,14 @@ public final class RunLengthImageCoder: ImageCoder {
     }
 
     /// `true` for ``ImageFormat/wirl``.
-    public func canEncode(to format: ImageFormat) -> Bool {
+    package func canEncode(to format: ImageFormat) -> Bool {
         format == .wirl
     }
 
     /// Encodes the first frame of `image` as WIRL.
     /// - Throws: ``WebImageError/Code/unsupportedFormat`` for another format;
     ///   ``WebImageError/Code/encodingFailed`` for a side over 65535 pixels.
-    public func encode(_ image: WebImage, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
+    package func encode(_ image: WebImage, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
         guard canEncode(to: format) else {
             throw WebImageError(.unsupportedFormat, "RunLengthImageCoder cannot encode \(format)")
         }

@@ -9,7 +9,7 @@ import SwiftWebImage
 /// Exit statuses: 0 success, 1 when an input failed, 64 for a command-line mistake. Every
 /// message for the user is one line on standard error, `webimage <command>: <what went wrong>`;
 /// no user mistake ends in a crash or a stack trace.
-public enum WebImageCLI {
+package enum WebImageCLI {
     /// The commands, in the order `help` lists them.
     static let commands: [any Command.Type] = [
         InfoCommand.self, ConvertCommand.self, FetchCommand.self, CacheCommand.self,
@@ -39,7 +39,7 @@ public enum WebImageCLI {
     /// coders (``PluginCoders``, WebP and others), then the WIRL format and its
     /// ``RunLengthImageCoder``, all in ``CodersManager/shared`` (asked before every built-in
     /// coder; the WIRL coder first).
-    public static func registerLaunchComponents() {
+    package static func registerLaunchComponents() {
         _ = launchRegistration
     }
 
@@ -54,7 +54,7 @@ public enum WebImageCLI {
     /// Runs `webimage` with `arguments` (the words after the program name), writing to the
     /// process's standard output and standard error.
     /// - Returns: The exit status.
-    public static func run(_ arguments: [String]) async -> Int32 {
+    package static func run(_ arguments: [String]) async -> Int32 {
         registerLaunchComponents()
         let console = Console.standard
         guard let name = arguments.first else {

@@ -121,7 +121,7 @@ public final class MemoryCache: Sendable {
 
     /// The keys held, from the next to be evicted (least recently used) to the most recently
     /// used. For inspection and tests; O(n).
-    public var keysInEvictionOrder: [String] {
+    package var keysInEvictionOrder: [String] {
         state.withLock { $0.storage.keysFromLeastRecentlyUsed }
     }
 

@@ -162,7 +162,7 @@ public final class Downloader: ImageLoader {
     /// The downloads that hold one of the ``maxConcurrentDownloads`` slots: on the network, or
     /// done with it and still decoding and delivering their results (a slot is freed once
     /// every requester of the download has been called back).
-    public var runningDownloadCount: Int {
+    package var runningDownloadCount: Int {
         environment.scheduler.runningCount
     }
 

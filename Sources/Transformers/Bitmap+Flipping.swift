@@ -45,7 +45,7 @@ extension Bitmap {
 
     /// Turns the pixels by 180 degrees in place, exactly (a left-right and top-bottom mirror;
     /// memory as ``flip(horizontal:vertical:)``).
-    public mutating func rotate180() {
+    package mutating func rotate180() {
         flip(horizontal: true, vertical: true)
     }
 }

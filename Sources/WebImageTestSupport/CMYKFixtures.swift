@@ -1,20 +1,20 @@
 import CJPEG
 import CLCMS2
-public import Foundation
-public import WebImageCore
+package import Foundation
+package import WebImageCore
 
 /// CMYK fixtures for colour tests: sRGB pictures separated into CMYK by Little CMS 2 with a
 /// real CMYK profile, written as Adobe-style (inverted) CMYK JPEGs by libjpeg, as Photoshop and
 /// Pillow write them.
-public enum CMYKFixtures {
+package enum CMYKFixtures {
     /// Ghostscript's default CMYK profile (Debian `libgs-common`), or `nil` when it is absent.
-    public static var defaultCMYKProfile: Data? {
+    package static var defaultCMYKProfile: Data? {
         FileManager.default.contents(atPath: "/usr/share/color/icc/ghostscript/default_cmyk.icc")
     }
 
     /// `bitmap` (sRGB) separated into `profile`'s CMYK (relative colorimetric), inverted as
     /// Adobe stores it (255 is no ink): 4 bytes a pixel.
-    public static func separate(_ bitmap: Bitmap, _ profile: Data) -> [UInt8] {
+    package static func separate(_ bitmap: Bitmap, _ profile: Data) -> [UInt8] {
         let count = bitmap.width * bitmap.height
         var cmyk = [UInt8](repeating: 0, count: count * 4)
         profile.withUnsafeBytes { raw in
@@ -30,7 +30,7 @@ public enum CMYKFixtures {
 
     /// The sRGB pixels lcms2 itself makes of Adobe-inverted `cmyk` in `profile`: the reference a
     /// colour-managed decode is compared with.
-    public static func reference(_ cmyk: [UInt8], size: PixelSize, _ profile: Data) throws -> Bitmap {
+    package static func reference(_ cmyk: [UInt8], size: PixelSize, _ profile: Data) throws -> Bitmap {
         let count = size.width * size.height
         var rgba = [UInt8](repeating: 255, count: count * 4)
         profile.withUnsafeBytes { raw in
@@ -47,7 +47,7 @@ public enum CMYKFixtures {
 
     /// `cmyk` (4 bytes a pixel, as stored) as a baseline CMYK JPEG at `quality`, with the
     /// Adobe APP14 marker libjpeg writes for CMYK (so readers take it as inverted).
-    public static func jpeg(_ cmyk: [UInt8], size: PixelSize, quality: Int32 = 100) -> Data {
+    package static func jpeg(_ cmyk: [UInt8], size: PixelSize, quality: Int32 = 100) -> Data {
         var errors = jpeg_error_mgr()
         var info = jpeg_compress_struct()
         info.err = jpeg_std_error(&errors)

@@ -113,11 +113,11 @@ public final class BlockingWorkExecutor: Sendable {
     /// The number of jobs waiting for a slot.
     public var pendingCount: Int { state.withLock { $0.pendingCount } }
     /// The most jobs that ever ran at once on this executor (for tests and diagnostics).
-    public var peakRunningCount: Int { state.withLock { $0.peakRunning } }
+    package var peakRunningCount: Int { state.withLock { $0.peakRunning } }
     /// The number of worker threads this executor has asked Dispatch for (for tests and
     /// diagnostics: each is a thread wake-up). A step handed over by a thread that then runs
     /// it (``run(steps:)``) starts none.
-    public var startedWorkerCount: Int { state.withLock { $0.startedWorkers } }
+    package var startedWorkerCount: Int { state.withLock { $0.startedWorkers } }
 
     /// Runs `work` when a slot is free and returns its result.
     /// - Throws: `CancellationError` when the calling task is cancelled before `work` starts.

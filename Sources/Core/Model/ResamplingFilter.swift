@@ -27,7 +27,7 @@ public enum ResamplingFilter: String, Sendable, CaseIterable {
     case lanczos3
 
     /// The half-width of the kernel in source pixels at scale 1 (0 for ``nearest``).
-    public var support: Double {
+    package var support: Double {
         switch self {
         case .nearest: 0
         case .box: 0.5
@@ -38,7 +38,7 @@ public enum ResamplingFilter: String, Sendable, CaseIterable {
     }
 
     /// The kernel's value at `x` (in source pixels at scale 1). ``nearest`` is treated as a box.
-    public func weight(at x: Double) -> Double {
+    package func weight(at x: Double) -> Double {
         switch self {
         case .nearest, .box:
             return (x > -0.5 && x <= 0.5) ? 1 : 0
