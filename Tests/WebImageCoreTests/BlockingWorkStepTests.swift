@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+import WebImageTestSupport
 import WebImageCore
 #if canImport(Glibc)
 import Glibc

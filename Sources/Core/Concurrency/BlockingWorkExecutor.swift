@@ -17,8 +17,10 @@ import Foundation
 ///   active cores) and ``fileIO`` (blocking disk reads and writes; width 8). Components may make
 ///   their own.
 /// - **Cancellation:** a job whose task is cancelled while it waits is dropped and throws
-///   `CancellationError`; a job that has started runs to its end (blocking code cannot be
-///   interrupted), and its result is delivered.
+///   `CancellationError`. A job that has started cannot be interrupted from outside, but its
+///   own code can stop: ``isCurrentJobCancelled`` turns `true` on its thread when its task is
+///   cancelled (the transformers and the resampler look every few rows and throw
+///   `CancellationError`). Its result, or that error, is delivered when it ends.
 /// - **Width** can be changed at any time; a lower width takes effect as running jobs finish.
 /// - **Chained steps** (``run(steps:)``): work that moves from one executor to another (a
 ///   file read on ``fileIO``, then its decode on ``processing``) goes from thread to thread
@@ -35,6 +37,18 @@ public final class BlockingWorkExecutor: Sendable {
     /// busy, few enough not to flood the system with threads.
     public static let fileIO = BlockingWorkExecutor(name: "SwiftWebImage.fileIO", width: 8)
 
+    /// Whether the job the calling thread runs was cancelled: its waiting task was cancelled
+    /// after the job started. `false` off an executor's threads and for uncancellable work.
+    /// Long-running work looks every few rows and stops (``checkCurrentJobCancellation()``).
+    public static var isCurrentJobCancelled: Bool {
+        JobCancellation.current?.isCancelled ?? false
+    }
+
+    /// Throws `CancellationError` when ``isCurrentJobCancelled``.
+    public static func checkCurrentJobCancellation() throws {
+        if isCurrentJobCancelled { throw CancellationError() }
+    }
+
     private struct Job {
         let id: UInt64
         /// Runs the work and resumes the caller with its result, or queues the work's next step
@@ -43,6 +57,8 @@ public final class BlockingWorkExecutor: Sendable {
         let run: @Sendable () -> BlockingWorkExecutor?
         /// Resumes the caller with a cancellation, without running the work.
         let cancel: @Sendable () -> Void
+        /// Set when the waiting task is cancelled (`nil`: uncancellable work).
+        var cancellation: JobCancellation? = nil
     }
 
     private struct State {
@@ -80,6 +96,8 @@ public final class BlockingWorkExecutor: Sendable {
     private struct Chain {
         var cancelled = false
         var queued: (executor: BlockingWorkExecutor, id: UInt64)?
+        /// Told when the chain's task is cancelled, for the step running then.
+        let cancellation = JobCancellation()
     }
 
     /// A name for diagnostics.
@@ -133,9 +151,13 @@ public final class BlockingWorkExecutor: Sendable {
             state.nextID += 1
             return state.nextID
         }
+        let cancellation = JobCancellation()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
-                let job = Job(id: id, run: { continuation.resume(with: Result(catching: work)); return nil }, cancel: { continuation.resume(throwing: CancellationError()) })
+                let job = Job(
+                    id: id, run: { continuation.resume(with: Result(catching: work)); return nil },
+                    cancel: { continuation.resume(throwing: CancellationError()) }, cancellation: cancellation
+                )
                 let (start, cancelled) = state.withLock { state -> (Int, Bool) in
                     // The cancellation handler may have run before the job was queued.
                     if Task.isCancelled { return (0, true) }
@@ -149,7 +171,8 @@ public final class BlockingWorkExecutor: Sendable {
                 for _ in 0..<start { startWorker() }
             }
         } onCancel: {
-            // A job still waiting is dropped; one that has started finishes.
+            // A job still waiting is dropped; one that has started is told (it may stop).
+            cancellation.cancel()
             state.withLock { $0.remove(id: id) }?.cancel()
         }
     }
@@ -203,6 +226,7 @@ public final class BlockingWorkExecutor: Sendable {
                 chain.cancelled = true
                 return chain.queued
             }
+            chain.withLock { $0.cancellation }.cancel()
             if let queued {
                 queued.executor.state.withLock { $0.remove(id: queued.id) }?.cancel()
             }
@@ -228,7 +252,8 @@ public final class BlockingWorkExecutor: Sendable {
             let job = Job(
                 id: id,
                 run: { BlockingWorkExecutor.runStep(work, chain: chain, resume: resume) },
-                cancel: { resume(.failure(CancellationError())) }
+                cancel: { resume(.failure(CancellationError())) },
+                cancellation: chain.withLock { $0.cancellation }
             )
             state.queue.append(job)
             return state.reserveWorkers()
@@ -298,7 +323,7 @@ public final class BlockingWorkExecutor: Sendable {
             }
             return job
         }) {
-            let handoff = job.run()
+            let handoff = JobCancellation.running(job.cancellation, job.run)
             // Stop for a lower width, or to run the handed-over step when nothing else waits
             // here: the thread would go idle anyway, so no other thread is woken for it.
             let stop = state.withLock { state -> Bool in

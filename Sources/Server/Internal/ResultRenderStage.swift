@@ -3,13 +3,18 @@ import WebImageCore
 
 /// The server's render stage: a loaded original in, an encoded result out and stored. Every
 /// result the server makes passes here, in this order:
-/// 1. the output format (``OutputFormatChoice/resolve(sourceFormat:sourceIsAnimated:coder:)``)
+/// 1. admission to the bounded transform queue (``admit()``, `503` when full), before the
+///    source is loaded: a request the queue cannot take costs no fetch and no decode;
+/// 2. the output format (``OutputFormatChoice/resolve(sourceFormat:sourceIsAnimated:coder:)``)
 ///    and quality;
-/// 2. admission to the bounded transform queue (`503` when full);
-/// 3. on a transform slot: the trim scan and the plan (checked against the output limit), the
-///    operations (``ThumborRenderer``, starting from a reduced original when one is large
-///    enough), the encode;
+/// 3. on a transform slot: the trim scan and the plan (checked against the output limit and
+///    the filters' work limit), the operations (``ThumborRenderer``, starting from a reduced
+///    original when one is large enough), the encode;
 /// 4. the store in the result cache, under the result key, in the background.
+///
+/// A cancelled request (its deadline, or every requester of a shared production gone) stops:
+/// waiting for a slot, or between the operations and rows of a running transform
+/// (``/WebImageCore/BlockingWorkExecutor/isCurrentJobCancelled``).
 ///
 /// The manager before it owns the original's stages (its keys, caches, coalescing); the server
 /// around it owns the result's memory tier and the coalescing of identical results.
@@ -20,6 +25,7 @@ struct ResultRenderStage: Sendable {
     let reducedOriginals: ReducedOriginals
     let defaultQuality: Int
     let maximumOutputDimension: Int
+    let maximumFilterWork: Int
 
     init(configuration: ImageServerConfiguration, coder: any ImageCoder, resultCache: (any ImageCache)?) {
         self.coder = coder
@@ -28,14 +34,34 @@ struct ResultRenderStage: Sendable {
         reducedOriginals = ReducedOriginals(capacity: configuration.reducedOriginalsCapacity)
         defaultQuality = configuration.defaultQuality
         maximumOutputDimension = configuration.maximumOutputDimension
+        maximumFilterWork = configuration.maximumFilterWork
     }
 
-    /// Renders `loaded`'s image for `thumbor`, encodes it and stores it under `resultKey`.
+    /// Takes a place in the transform queue, before the source is loaded; every successful
+    /// call is paired with ``release()``.
+    /// - Throws: `503` with `Retry-After: 1` when the queue is full.
+    func admit() throws(ServingFailure) {
+        do {
+            try admission.admit()
+        } catch {
+            throw ServingFailure(503, "the transform queue is full; retry shortly", retryAfter: 1)
+        }
+    }
+
+    /// Gives the place ``admit()`` took back.
+    func release() {
+        admission.release()
+    }
+
+    /// Renders `original` for `thumbor`, encodes it and stores it under `resultKey`. The caller
+    /// has been admitted (``admit()``).
     /// - Parameters:
     ///   - beforeTransform: Awaited once admitted, before the transform runs (a test hook).
+    ///   - afterFilter: Called on the transform's thread after each filter (a test hook).
     func render(
         _ original: WebImage, originalKey: String, for thumbor: ThumborRequest, choice: OutputFormatChoice,
-        maxAge: Int?, resultKey: String, beforeTransform: (@Sendable () async -> Void)? = nil
+        maxAge: Int?, resultKey: String, beforeTransform: (@Sendable () async -> Void)? = nil,
+        afterFilter: (@Sendable (Int) -> Void)? = nil
     ) async throws(ServingFailure) -> EncodedResult {
         let format = choice.resolve(sourceFormat: original.format, sourceIsAnimated: original.isAnimated, coder: coder)
         let quality = thumbor.filters.reduce(defaultQuality) { current, filter in
@@ -43,6 +69,7 @@ struct ResultRenderStage: Sendable {
             return current
         }
         let maximumSide = maximumOutputDimension
+        let maximumWorkLimit = maximumFilterWork
         // The plan needs the trimmed region (a scan of the pixels), so it is made in the job.
         let renderer: @Sendable () throws -> ThumborRenderer = {
             let trimmed = thumbor.trim.flatMap { $0.region(in: original.bitmap) }
@@ -50,15 +77,13 @@ struct ResultRenderStage: Sendable {
             for size in [plan.size, plan.canvas].compactMap({ $0 }) where size.width > maximumSide || size.height > maximumSide {
                 throw ServingFailure(400, "the result would be \(size), over the limit of \(maximumSide) pixels per side")
             }
-            return ThumborRenderer(request: thumbor, plan: plan, format: format, quality: quality, keepsAnimation: format == .gif)
+            let work = thumbor.filterWork(outputSize: plan.canvas ?? plan.size)
+            guard work <= maximumWorkLimit else {
+                throw ServingFailure(400, "the filters ask for \(work) pixel operations on a \(plan.canvas ?? plan.size) result, over the limit of \(maximumWorkLimit)")
+            }
+            return ThumborRenderer(request: thumbor, plan: plan, format: format, quality: quality, keepsAnimation: format == .gif, afterFilter: afterFilter)
         }
 
-        do {
-            try admission.admit()
-        } catch {
-            throw ServingFailure(503, "the transform queue is full; retry shortly", retryAfter: 1)
-        }
-        defer { admission.release() }
         if let beforeTransform { await beforeTransform() }
         let coder = coder
         let reduced = reducedOriginals
@@ -73,6 +98,10 @@ struct ResultRenderStage: Sendable {
                 } catch let failure as ServingFailure {
                     return .failure(failure)
                 } catch {
+                    // A transform that stopped because its request is gone.
+                    if error is CancellationError || BlockingWorkExecutor.isCurrentJobCancelled {
+                        return .failure(ServingFailure(503, "request cancelled during its transform", retryAfter: 1))
+                    }
                     return .failure(ImageServer.transformFailure(error))
                 }
             }

@@ -38,6 +38,8 @@ struct ThumborRenderer: Sendable {
     var quality: Int
     /// Whether the frames of an animated source are kept (GIF output).
     var keepsAnimation: Bool
+    /// Called on the job's thread after each filter with the number applied so far (a test hook).
+    var afterFilter: (@Sendable (Int) -> Void)? = nil
 
     /// The transformed image.
     /// - Throws: ``WebImageError`` from a transformer, or ``ServingFailure`` for a filter
@@ -62,12 +64,18 @@ struct ThumborRenderer: Sendable {
         if plan.size != image.pixelSize {
             image = try ResizingTransformer(size: plan.size, mode: .fill).transform(image, forKey: "")
         }
+        // A cancelled request's job stops between operations (and the resampler and the blurs
+        // between rows): BlockingWorkExecutor.isCurrentJobCancelled.
+        try BlockingWorkExecutor.checkCurrentJobCancellation()
         if plan.flipsHorizontally || plan.flipsVertically {
             image = try FlippingTransformer(horizontal: plan.flipsHorizontally, vertical: plan.flipsVertically).transform(image, forKey: "")
         }
-        for filter in request.filters {
+        for (index, filter) in request.filters.enumerated() {
+            try BlockingWorkExecutor.checkCurrentJobCancellation()
             image = try apply(filter, to: image)
+            afterFilter?(index + 1)
         }
+        try BlockingWorkExecutor.checkCurrentJobCancellation()
         return image
     }
 

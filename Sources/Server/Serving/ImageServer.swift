@@ -96,8 +96,11 @@ public final class ImageServer: ServerRequestHandler {
     var reducedOriginals: ReducedOriginals { renderStage.reducedOriginals }
     /// The result productions running, by result key: one production per result, shared by the
     /// identical requests that arrive while it runs. A production whose requesters all left
-    /// (at their deadline) still runs to its end: its result is cached either way.
-    let resultFlights = SharedWork<String, Result<(EncodedResult, ImageServerCacheTier), ServingFailure>>(cancelsAbandonedWork: false)
+    /// (at their deadline) is cancelled: its load and its transform stop.
+    let resultFlights = SharedWork<String, Result<(EncodedResult, ImageServerCacheTier), ServingFailure>>()
+    /// What the result keys of this server carry besides the request: the source rules and
+    /// limits that admitted a result (see ``resultKey(for:choice:)``).
+    let resultKeyRules: String
     let sources: SourceResolver
     let signer: ThumborSigner?
     /// Test hooks (internal).
@@ -107,6 +110,8 @@ public final class ImageServer: ServerRequestHandler {
     struct Hooks {
         /// Awaited by each transform after it is admitted, before it runs.
         var beforeTransform: (@Sendable () async -> Void)?
+        /// Called on a transform's thread after each filter, with the number applied so far.
+        var afterFilter: (@Sendable (Int) -> Void)?
         /// Called with every source image after it is loaded (counts decodes when the manager
         /// decodes fresh).
         var afterLoad: (@Sendable (ImageLoadResult) -> Void)?
@@ -158,6 +163,7 @@ public final class ImageServer: ServerRequestHandler {
         self.injectsLoaders = injectsLoaders
         resultMemory = ResultMemoryTier(capacity: configuration.resultMemoryCapacity)
         renderStage = ResultRenderStage(configuration: configuration, coder: coder, resultCache: resultCache)
+        resultKeyRules = Self.sourceRulesTag(configuration)
         signer = configuration.securityKey.map { ThumborSigner(key: $0) }
     }
 
@@ -261,6 +267,11 @@ public final class ImageServer: ServerRequestHandler {
         if let height = thumbor.height, height > configuration.maximumOutputDimension {
             throw ServingFailure(400, "height \(height) is over the limit of \(configuration.maximumOutputDimension) pixels")
         }
+        if thumbor.filters.count > configuration.maximumFilterCount {
+            throw ServingFailure(400, "the URL names \(thumbor.filters.count) filters, over the limit of \(configuration.maximumFilterCount)")
+        }
+        // The source rules hold for every answer, a cached one included.
+        let source = try sources.resolve(thumbor.source)
         let requestedFormat = thumbor.filters.reduce(ThumborOutputFormat?.none) { current, filter in
             if case .format(let format) = filter { return format }
             return current
@@ -270,7 +281,7 @@ public final class ImageServer: ServerRequestHandler {
             if case .maxAge(let seconds) = filter { return seconds }
             return current
         }
-        let resultKey = Self.resultKey(for: thumbor, choice: choice, colorProfileHandling: configuration.colorProfileHandling)
+        let resultKey = resultKey(for: thumbor, choice: choice)
 
         if let resultCache, let cached = await resultCache.queryImage(forKey: resultKey, options: [.avoidDecodeImage], context: WebImageContext(), cacheType: .all), let bytes = cached.data, !bytes.isEmpty {
             let result = EncodedResult(bytes: bytes, contentType: ImageFormat.detect(bytes).servedMediaType, etag: Self.etag(of: bytes), variesWithAccept: choice.variesWithAccept, maxAge: maxAge)
@@ -289,7 +300,7 @@ public final class ImageServer: ServerRequestHandler {
         do {
             outcome = try await resultFlights.value(for: resultKey) {
                 do throws(ServingFailure) {
-                    return .success(try await self.produce(thumbor, choice: choice, maxAge: maxAge, resultKey: resultKey))
+                    return .success(try await self.produce(thumbor, source: source, choice: choice, maxAge: maxAge, resultKey: resultKey))
                 } catch {
                     return .failure(error)
                 }
@@ -308,8 +319,10 @@ public final class ImageServer: ServerRequestHandler {
     /// cache): the work of a result-cache miss, run once for identical concurrent requests (in a
     /// task of its own, so a requester that leaves, at its deadline, does not stop it for the
     /// others; the result is cached either way).
-    private func produce(_ thumbor: ThumborRequest, choice: OutputFormatChoice, maxAge: Int?, resultKey: String) async throws(ServingFailure) -> (EncodedResult, ImageServerCacheTier) {
-        let source = try sources.resolve(thumbor.source)
+    private func produce(_ thumbor: ThumborRequest, source: SourceResolver.Resolved, choice: OutputFormatChoice, maxAge: Int?, resultKey: String) async throws(ServingFailure) -> (EncodedResult, ImageServerCacheTier) {
+        // Admitted to the transform queue before the source is loaded and decoded.
+        try renderStage.admit()
+        defer { renderStage.release() }
         let loaded: ImageLoadResult
         do {
             loaded = try await manager.loadImage(with: source.url, options: [.retryFailed], context: originalContext(loader: source.loader))
@@ -325,7 +338,7 @@ public final class ImageServer: ServerRequestHandler {
         }
         let result = try await renderStage.render(
             original, originalKey: loaded.cacheKey, for: thumbor, choice: choice, maxAge: maxAge, resultKey: resultKey,
-            beforeTransform: hooks.withLock { $0.beforeTransform }
+            beforeTransform: hooks.withLock { $0.beforeTransform }, afterFilter: hooks.withLock { $0.afterFilter }
         )
         let tier: ImageServerCacheTier = switch loaded.cacheType {
         case .memory: .originalMemory
@@ -366,6 +379,29 @@ public final class ImageServer: ServerRequestHandler {
     /// The result cache's key: the signed part of the path (the same for the signed and the
     /// unsafe form of one request), the output format's choice, and `|ColorProfile(keep)` for a
     /// server that keeps colour profiles (servers of a fleet sharing a result cache may differ).
+    /// This server's result key of `request`: ``resultKey(for:choice:colorProfileHandling:)``
+    /// with the server's profile handling, and `|rules:` with a digest of the source rules and
+    /// limits that admitted the result (private sources, the host allow-list, the file root,
+    /// the schemes, the source limits). A server whose rules are tighter, or a restart with
+    /// tighter rules, never answers from a result another rule set admitted (servers sharing a
+    /// Redis result cache included).
+    func resultKey(for request: ThumborRequest, choice: OutputFormatChoice) -> String {
+        Self.resultKey(for: request, choice: choice, colorProfileHandling: configuration.colorProfileHandling) + "|rules:" + resultKeyRules
+    }
+
+    /// The digest of `configuration`'s source rules and limits, for result keys.
+    static func sourceRulesTag(_ configuration: ImageServerConfiguration) -> String {
+        let rules = [
+            "private=\(configuration.allowsPrivateSources)",
+            "hosts=" + configuration.allowedSourceHosts.map { $0.lowercased() }.sorted().joined(separator: ","),
+            "root=" + (configuration.fileRoot?.standardizedFileURL.path ?? ""),
+            "schemes=" + configuration.sourceLoaders.keys.map { $0.lowercased() }.sorted().joined(separator: ","),
+            "addresses=" + configuration.downloaderConfiguration.allowedNonPublicAddresses.sorted().joined(separator: ","),
+            "limits=\(configuration.maximumSourceBytes),\(configuration.maximumSourcePixels),\(configuration.maximumTotalSourcePixels),\(configuration.maximumSourceFrames)",
+        ].joined(separator: "\n")
+        return String(SHA256.hash(Data(rules.utf8)).hexString.prefix(16))
+    }
+
     static func resultKey(for request: ThumborRequest, choice: OutputFormatChoice, colorProfileHandling: ColorProfileHandling = .convertToSRGB) -> String {
         let part = request.signedPart.isEmpty ? String(describing: request) : request.signedPart
         let profile = colorProfileHandling == .keep ? "|ColorProfile(keep)" : ""

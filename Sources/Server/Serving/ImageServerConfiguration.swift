@@ -11,7 +11,8 @@ public import WebImageLoaders
 ///   large; the status names the limit that was hit).
 /// - ``maximumSourcePixels``, ``maximumTotalSourcePixels``, ``maximumSourceFrames``: `422
 ///   Unprocessable Content`, answered from the image's header before its pixels are decoded.
-/// - ``maximumOutputDimension``: `400 Bad Request` (the URL asks for too much).
+/// - ``maximumOutputDimension``, ``maximumFilterCount``, ``maximumFilterWork``: `400 Bad
+///   Request` (the URL asks for too much).
 /// - ``requestTimeout``: `504 Gateway Timeout`.
 /// - ``transformConcurrency`` and ``maximumQueuedTransforms``: `503 Service Unavailable` with
 ///   `Retry-After: 1` when the queue is full.
@@ -49,7 +50,17 @@ public struct ImageServerConfiguration: Sendable {
     public var maximumOutputDimension: Int = 8192
     /// The longest request path accepted, in bytes; longer answers `414`.
     public var maximumURLLength: Int = 4096
-    /// The deadline for one request, from arrival to the response; past it the answer is `504`.
+    /// The most filters one URL may name (thumbor sets no limit; real URLs name a handful);
+    /// more answers `400` before the source is loaded.
+    public var maximumFilterCount: Int = 32
+    /// The most pixel work one URL's filters may ask for: each filter's cost is the output's
+    /// pixels, times the radius for `blur` (and the canvas's for `fill(blur)`), summed over the
+    /// filters; more answers `400` before any filter runs. The default (2,000,000,000) lets a
+    /// `blur(50)` through on a 6000x6000 output and refuses a few hundred blurs of a thumbnail.
+    public var maximumFilterWork: Int = 2_000_000_000
+    /// The deadline for one request, from arrival to the response; past it the answer is `504`
+    /// and its work stops: its load and its transform are cancelled unless an identical request
+    /// still waits for the same result (a transform stops between rows, within milliseconds).
     public var requestTimeout: Duration = .seconds(30)
     /// How many transforms run at once (transform and encode; decoding runs on the framework's
     /// processing executor, whose width is the core count).

@@ -42,6 +42,7 @@ struct DirectGaussianBlur {
             return m < height ? m : period - 1 - m
         }
 
+        var cancelled = false
         let bytes = [UInt8](unsafeUninitializedCapacity: rowBytes * height) { buffer, initialized in
             let out = UnsafeMutableRawPointer(buffer.baseAddress!)
             weights.withUnsafeBufferPointer { weightBuffer in
@@ -50,6 +51,11 @@ struct DirectGaussianBlur {
                     let input = src.baseAddress!
                     var computed = 0
                     for y in 0..<height {
+                        // A cancelled job (BlockingWorkExecutor.isCurrentJobCancelled) stops between rows.
+                        if y % 16 == 0, BlockingWorkExecutor.isCurrentJobCancelled {
+                            cancelled = true
+                            break
+                        }
                         let needed = min(height - 1, y + reach)
                         while computed <= needed {
                             PremultipliedPixel.loadRow(input + computed * bitmap.bytesPerRow, count: width, into: padded + reach)
@@ -69,6 +75,7 @@ struct DirectGaussianBlur {
             }
             initialized = rowBytes * height
         }
+        if cancelled { throw CancellationError() }
         return try Bitmap(width: width, height: height, bytes: bytes, hasAlpha: bitmap.hasAlpha)
     }
 

@@ -172,12 +172,20 @@ struct GaussianBlurKernel {
         defer { horizontal.deallocate() }
         let capacities = radii.map { 2 * $0 + 4 }
         let streams = height >= capacities.reduce(0, +) && height >= (capacities.max() ?? 0) && !forceBuffered
+        var cancelled = false
         let bytes = [UInt8](unsafeUninitializedCapacity: rowBytes * height) { buffer, initialized in
             let out = UnsafeMutableRawPointer(buffer.baseAddress!)
             bitmap.bytes.withUnsafeBytes { src in
                 let input = src.baseAddress!
-                let row = { (y: Int, target: UnsafeMutablePointer<SIMD4<Int32>>) in
+                let row = { (y: Int, target: UnsafeMutablePointer<SIMD4<Int32>>) -> Bool in
+                    // A cancelled job (BlockingWorkExecutor.isCurrentJobCancelled) stops the
+                    // passes between rows and throws below.
+                    if y % 16 == 0, BlockingWorkExecutor.isCurrentJobCancelled {
+                        cancelled = true
+                        return false
+                    }
                     horizontal.blur(input + y * bitmap.bytesPerRow, into: target)
+                    return true
                 }
                 if streams {
                     streamVertical(width: width, height: height, converter: converter, output: out, row: row)
@@ -187,6 +195,7 @@ struct GaussianBlurKernel {
             }
             initialized = rowBytes * height
         }
+        if cancelled { throw CancellationError() }
         return try Bitmap(width: width, height: height, bytes: bytes, hasAlpha: bitmap.hasAlpha)
     }
 
@@ -406,10 +415,11 @@ struct GaussianBlurKernel {
     }
 
     /// Vertical passes as streaming stages; `row(y, target)` supplies horizontally blurred row
-    /// `y`. Needs `height` at least every stage's ring.
+    /// `y`, or returns `false` to stop (the output is then incomplete). Needs `height` at least
+    /// every stage's ring.
     private func streamVertical(
         width: Int, height: Int, converter: BlurPixelConverter, output: UnsafeMutableRawPointer,
-        row: (Int, UnsafeMutablePointer<SIMD4<Int32>>) -> Void
+        row: (Int, UnsafeMutablePointer<SIMD4<Int32>>) -> Bool
     ) {
         var stages = widths.indices.map {
             VerticalStage(radius: radii[$0], shift: verticalShifts[$0], width: width, height: height)
@@ -420,7 +430,7 @@ struct GaussianBlurKernel {
         let fusable = verticalShifts.allSatisfy { $0 == 0 } && (stages.count == 3 || stages.count == 4)
         for y in 0..<height {
             let newest = stages[0].nextInput
-            row(y, newest)
+            guard row(y, newest) else { return }
             stages[0].received += 1
             if fusable, fusedStep(&stages, entering: newest, y: y, converter: converter, output: output + written * rowBytes) {
                 written += 1
@@ -498,15 +508,18 @@ struct GaussianBlurKernel {
         return true
     }
 
-    /// Vertical passes over one full-size buffer, in strips of columns (for short images).
+    /// Vertical passes over one full-size buffer, in strips of columns (for short images);
+    /// `row` as in ``streamVertical(width:height:converter:output:row:)``.
     private func bufferedVertical(
         width: Int, height: Int, converter: BlurPixelConverter, output: UnsafeMutableRawPointer,
-        row: (Int, UnsafeMutablePointer<SIMD4<Int32>>) -> Void
+        row: (Int, UnsafeMutablePointer<SIMD4<Int32>>) -> Bool
     ) {
         let pad = padding
         let intermediate = UnsafeMutablePointer<SIMD4<Int32>>.allocate(capacity: width * height)
         defer { intermediate.deallocate() }
-        for y in 0..<height { row(y, intermediate + y * width) }
+        for y in 0..<height {
+            guard row(y, intermediate + y * width) else { return }
+        }
         let stripWidth = min(width, 32)
         let columnLength = height + 2 * pad
         let stripA = UnsafeMutablePointer<SIMD4<Int32>>.allocate(capacity: columnLength * stripWidth)

@@ -33,7 +33,7 @@ import WebImageTestSupport
         let request = ThumborRequest(signedPart: "photos/a.jpg", source: "photos/a.jpg")
         let first = await fixture.get(request)
         // The store runs after the response: wait until the result cache holds the entry.
-        let key = ImageServer.resultKey(for: request, choice: .negotiated(.source))
+        let key = fixture.server.resultKey(for: request, choice: .negotiated(.source))
         while await results.queryImage(forKey: key) == nil { await Task.yield() }
         let second = await fixture.get(request)
         #expect(second.status == 200)

@@ -139,7 +139,7 @@ import SwiftWebImage
         let loads = Locked(0)
         fixture.server.hooks.withLock { $0.afterLoad = { _ in loads.withLock { $0 += 1 } } }
         let unsafe = await fixture.get(path: "/unsafe/photos/a.jpg")
-        let key = ImageServer.resultKey(for: ThumborRequest(signedPart: "photos/a.jpg", source: "photos/a.jpg"), choice: .negotiated(.source))
+        let key = fixture.server.resultKey(for: ThumborRequest(signedPart: "photos/a.jpg", source: "photos/a.jpg"), choice: .negotiated(.source))
         while await results.queryImage(forKey: key) == nil { await Task.yield() }
         let signature = ThumborSigner(key: "secret").signature(for: "photos/a.jpg")
         let signed = await fixture.get(path: "/\(signature)/photos/a.jpg")

@@ -74,13 +74,16 @@ struct FrameMappingProvider: AnimatedImageProvider {
         return output
     }
 
-    /// `body(&bitmap)`: a ``WebImageError`` passes through, any other error is wrapped in
-    /// ``WebImageError/Code/transformFailed`` naming `transformerKey` and the frame.
+    /// `body(&bitmap)`: a ``WebImageError`` and a `CancellationError` (a cancelled job stopping,
+    /// see ``BlockingWorkExecutor/isCurrentJobCancelled``) pass through, any other error is
+    /// wrapped in ``WebImageError/Code/transformFailed`` naming `transformerKey` and the frame.
     static func apply(_ body: (inout Bitmap) throws -> Void, to bitmap: inout Bitmap, index: Int, of count: Int, transformerKey: String) throws {
         let size = bitmap.size
         do {
             try body(&bitmap)
         } catch let error as WebImageError {
+            throw error
+        } catch let error as CancellationError {
             throw error
         } catch {
             throw WebImageError(.transformFailed, "\(transformerKey) failed on frame \(index) of \(count) (\(size))", underlyingError: error)

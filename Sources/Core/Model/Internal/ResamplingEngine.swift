@@ -50,17 +50,20 @@ enum ResamplingEngine {
         let horizontalFirstCost = source.height * (source.width + horizontal.totalTaps) + vertical.totalTaps * size.width
         let verticalFirstCost = vertical.totalTaps * source.width * 2 + size.height * horizontal.totalTaps
         let rowBytes = size.width * 4
+        var completed = true
         let bytes = [UInt8](unsafeUninitializedCapacity: rowBytes * size.height) { buffer, initialized in
             source.bytes.withUnsafeBytes { src in
                 let output = UnsafeMutableRawPointer(buffer.baseAddress!)
                 if horizontalFirstCost <= verticalFirstCost {
-                    horizontalFirst(src.baseAddress!, source: source, horizontal: horizontal, vertical: vertical, output: output)
+                    completed = horizontalFirst(src.baseAddress!, source: source, horizontal: horizontal, vertical: vertical, output: output)
                 } else {
-                    verticalFirst(src.baseAddress!, source: source, horizontal: horizontal, vertical: vertical, output: output)
+                    completed = verticalFirst(src.baseAddress!, source: source, horizontal: horizontal, vertical: vertical, output: output)
                 }
             }
             initialized = rowBytes * size.height
         }
+        // A cancelled job (BlockingWorkExecutor.isCurrentJobCancelled) stops between rows.
+        guard completed else { throw CancellationError() }
         return try Bitmap(width: size.width, height: size.height, bytes: bytes, hasAlpha: source.hasAlpha)
     }
 
@@ -70,7 +73,7 @@ enum ResamplingEngine {
         _ src: UnsafeRawPointer, source: Bitmap,
         horizontal: ResamplingWeights, vertical: ResamplingWeights,
         output: UnsafeMutableRawPointer
-    ) {
+    ) -> Bool {
         let srcWidth = source.width
         let dstWidth = horizontal.outputCount
         let ringCapacity = vertical.stride
@@ -83,9 +86,10 @@ enum ResamplingEngine {
         // Which source row each ring slot holds (-1: none).
         var slotRow = [Int](repeating: -1, count: ringCapacity)
 
-        horizontal.withTables { hFirst, hCount, hWeights, hStride in
+        return horizontal.withTables { hFirst, hCount, hWeights, hStride in
             vertical.withTables { vFirst, vCount, vWeights, vStride in
                 for y in 0..<vertical.outputCount {
+                    if y % cancellationRows == 0, BlockingWorkExecutor.isCurrentJobCancelled { return false }
                     let first = vFirst[y]
                     let count = vCount[y]
                     // Make sure every row of the window is in the ring.
@@ -131,6 +135,7 @@ enum ResamplingEngine {
                     }
                     unpremultiplyRow(accumulator, count: dstWidth, into: output + y * dstWidth * 4)
                 }
+                return true
             }
         }
     }
@@ -139,7 +144,7 @@ enum ResamplingEngine {
         _ src: UnsafeRawPointer, source: Bitmap,
         horizontal: ResamplingWeights, vertical: ResamplingWeights,
         output: UnsafeMutableRawPointer
-    ) {
+    ) -> Bool {
         let srcWidth = source.width
         let dstWidth = horizontal.outputCount
         let accumulator = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: srcWidth)
@@ -147,9 +152,10 @@ enum ResamplingEngine {
         let filtered = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: dstWidth)
         defer { filtered.deallocate() }
 
-        horizontal.withTables { hFirst, hCount, hWeights, hStride in
+        return horizontal.withTables { hFirst, hCount, hWeights, hStride in
             vertical.withTables { vFirst, vCount, vWeights, vStride in
                 for y in 0..<vertical.outputCount {
+                    if y % cancellationRows == 0, BlockingWorkExecutor.isCurrentJobCancelled { return false }
                     let first = vFirst[y]
                     let count = vCount[y]
                     let weights = vWeights + y * vStride
@@ -165,9 +171,13 @@ enum ResamplingEngine {
                         unpremultiplyRow(filtered, count: dstWidth, into: output + y * dstWidth * 4)
                     }
                 }
+                return true
             }
         }
     }
+
+    /// How many output rows pass between two looks at the job's cancellation.
+    private static let cancellationRows = 16
 
     // MARK: - Row kernels
 
