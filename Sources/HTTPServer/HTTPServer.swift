@@ -24,12 +24,15 @@ import Musl
 /// task, and the connection is resumed with its answer, so a slow answer never holds a thread.
 /// The handler sees the path exactly as received, percent escapes included (a thumbor
 /// signature covers the raw path), and the query string as received. `HEAD` answers carry the
-/// handler's headers and the body's `Content-Length`, without the body. Request bodies are
-/// read and discarded (see ``HTTPServerConfiguration/requestBodyLimit``).
+/// handler's headers and the body's `Content-Length`, without the body. Every answer carries
+/// `X-Content-Type-Options: nosniff` (unless the handler sets that header itself). Request
+/// bodies are read and discarded (see ``HTTPServerConfiguration/requestBodyLimit``).
 ///
 /// What one client can hold: ``HTTPServerConfiguration/connectionsPerClientLimit`` connections,
 /// each of which must send a complete request within
 /// ``HTTPServerConfiguration/requestHeadTimeout`` (a thread of the server closes the late ones).
+/// libmicrohttpd's own answers to malformed requests (400, 413 for a head over its memory
+/// limit, 505) are fixed texts it sends without the handler and without `nosniff`.
 ///
 /// Thread-safe. Stopping: ``shutdown(gracePeriod:)`` (graceful), or releasing the server
 /// (immediate: every connection is closed, requests still running get no answer).

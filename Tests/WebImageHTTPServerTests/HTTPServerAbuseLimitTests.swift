@@ -8,8 +8,8 @@ import WebImageTestSupport
 import Glibc
 #endif
 
-/// What one client can cost the server (issue 33): connections per client address and the
-/// deadline of a request.
+/// What one client can cost the server (issue 33): connections per client address, the
+/// deadline of a request, and `X-Content-Type-Options` on every answer.
 @Suite struct HTTPServerAbuseLimitTests {
     @Test func defaultsBoundAClientBehindNoProxy() {
         let configuration = HTTPServerConfiguration()
@@ -145,5 +145,23 @@ import Glibc
         connections.stop()
         #expect(!connections.closeLateConnections(now: .now + .seconds(60)))
         #expect(!isShutDown(stoppedPair.client), "nothing is shut down once stopped")
+    }
+
+    @Test(arguments: [
+        [("Content-Type", "text/plain")],
+        [("Content-Type", "text/plain"), ("x-content-type-options", "nosniff")],
+    ])
+    func everyAnswerSaysNosniffOnce(headers: [(String, String)]) async throws {
+        let handler = ClosureHandler { _ in ServerResponse(status: 200, headers: headers.map { (name: $0.0, value: $0.1) }, body: Data("ok".utf8)) }
+        let server = try HTTPServerRequestTests.makeServer(handler) { $0.requestBodyLimit = 10 }
+        let connection = try await RawHTTPConnection.open(port: server.port)
+        let answer = try await connection.request("/")
+        #expect(answer.headers.filter { $0.name.lowercased() == "x-content-type-options" }.map(\.value) == ["nosniff"])
+        // The server's own answers too: a body over the limit.
+        let refused = try await RawHTTPConnection.open(port: server.port)
+        let tooLarge = try await refused.request("/", method: "POST", headers: ["Content-Length: 11"])
+        #expect(tooLarge.status == 413)
+        #expect(tooLarge.header("X-Content-Type-Options") == "nosniff")
+        await server.shutdown()
     }
 }

@@ -149,6 +149,9 @@ final class HTTPServerCore: Sendable {
 
     // MARK: - Helpers
 
+    /// The header every answer carries (`nosniff` unless the handler set it).
+    private static let contentTypeOptions = "X-Content-Type-Options"
+
     private static let shuttingDown = ServerResponse(
         status: 503,
         headers: [("Content-Type", "text/plain; charset=utf-8"), ("Connection", "close"), ("Retry-After", "1")],
@@ -208,9 +211,16 @@ final class HTTPServerCore: Sendable {
         }
         guard let mhdResponse = created else { return .NO }
         defer { MHD_destroy_response(mhdResponse) }
+        var setsSniffing = false
         for header in response.headers {
             // libmicrohttpd sets Content-Length itself and refuses values with CR or LF.
             _ = MHD_add_response_header(mhdResponse, header.name, header.value)
+            if header.name.caseInsensitiveCompare(Self.contentTypeOptions) == .orderedSame { setsSniffing = true }
+        }
+        if !setsSniffing {
+            // Browsers must take the Content-Type as sent: an error body or an image is never
+            // read as HTML or script. A handler's own value is kept, never doubled.
+            _ = MHD_add_response_header(mhdResponse, Self.contentTypeOptions, "nosniff")
         }
         if state.withLock({ $0.draining }) {
             _ = MHD_add_response_header(mhdResponse, "Connection", "close")
