@@ -77,6 +77,15 @@ struct ServeCommand: Command {
           --workers N           Transforms at once (default: the number of cores).
           --threads N           HTTP threads (default: the number of cores, at least 2).
           --max-connections N   Connections open at once (default 1024).
+          --max-connections-per-client N
+                                Connections one client address may have open at once
+                                (default 64; 0 for no limit). Behind a reverse proxy every
+                                connection comes from the proxy: raise it, or give 0.
+          --client-timeout SECONDS
+                                A client must send a complete request within this long of
+                                connecting or of its previous answer, else its connection
+                                is closed (default 10; 0 for none). Also closes idle
+                                keep-alive connections.
           --max-age SECONDS     Cache-Control max-age of answers (default 86400).
           --quality N           Quality when the URL gives none, 1...100 (default 80).
           --keep-profile        Keep the sources' colour profiles and embed them in the
