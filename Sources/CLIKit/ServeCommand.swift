@@ -15,8 +15,10 @@ import WebPCoder
 ///   gives up after `--timeout`), its access log and the HTTP server. Decoding and encoding use
 ///   a coders manager of its own (``coders(webpMethod:)``).
 /// - Prints `webimage serve: listening on http://HOST:PORT` on standard output once it accepts
-///   connections (with `--port 0`, the port the system picked), then a line on where its caches
-///   are on standard error.
+///   connections (with `--port 0`, the port the system picked), then on standard error a line
+///   naming every setting that relaxes a safe default and where it came from
+///   (``ServeOptions/relaxedDefaultsLine(commandLine:)``: `relaxed defaults: none` when there is
+///   none) and a line on where its caches are.
 /// - SIGTERM or SIGINT: stops accepting, finishes the requests in flight, prints
 ///   `webimage serve: stopped` and exits 0 (``ServeSignals``); a second signal exits at once
 ///   with status 1.
@@ -33,8 +35,9 @@ struct ServeCommand: Command {
         --allow-unsigned, /unsafe/<options>/<source>): fetches the source, resizes, crops,
         filters and re-encodes it, and caches originals and results. GET /healthcheck and
         /health answer WORKING; /metrics has Prometheus counters. Prints the address it
-        listens on, then one access-log line per request on standard error. SIGTERM or
-        SIGINT stops it gracefully (requests in flight finish; exit status 0).
+        listens on, then, on standard error, every setting that relaxes a safe default
+        (with the flag or variable it came from) and one access-log line per request.
+        SIGTERM or SIGINT stops it gracefully (requests in flight finish; exit status 0).
 
         OPTIONS (each also an environment variable: --max-age is WEBIMAGE_SERVE_MAX_AGE;
         the command line wins):
@@ -141,6 +144,7 @@ struct ServeCommand: Command {
         }
         let host = options.http.host.contains(":") ? "[\(options.http.host)]" : options.http.host
         console.print("webimage \(Self.name): listening on http://\(host):\(server.port)")
+        console.printError("webimage \(Self.name): \(options.relaxedDefaultsLine(commandLine: parsed))")
         console.printError("webimage \(Self.name): caches: \(server.caches.summary); \(options.server.securityKey == nil ? "unsigned URLs only" : options.server.allowsUnsigned ? "signed and unsigned URLs" : "signed URLs only")")
         await stopping.wait()
         // In-flight requests end within their deadline; a little more for the answers to go out.

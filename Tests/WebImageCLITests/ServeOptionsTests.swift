@@ -174,6 +174,34 @@ import WebPCoder
         #expect(server.http.configuration.requestHeadTimeout == .milliseconds(2500))
     }
 
+    @Test func relaxedDefaultsNameTheSettingAndWhereItCameFrom() throws {
+        func line(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
+            let parser = ArgumentParser(command: "serve", flags: ServeOptions.flags, options: ServeOptions.valueOptions, repeatable: ServeOptions.repeatable)
+            let commandLine = try parser.parse(arguments)
+            let options = try ServeOptions(ServeEnvironment.merge(commandLine, environment: environment, command: "serve"), command: "serve")
+            return options.relaxedDefaultsLine(commandLine: commandLine)
+        }
+        #expect(try line(["--key", "k"]) == "relaxed defaults: none")
+        // Stricter limits relax nothing.
+        #expect(try line(["--key", "k", "--timeout", "5", "--max-connections-per-client", "4", "--client-timeout", "3"]) == "relaxed defaults: none")
+        #expect(try line(["--allow-unsigned", "--root", workspace.home.path], environment: [
+            "WEBIMAGE_SERVE_ALLOW_PRIVATE_SOURCES": "yes",
+            "WEBIMAGE_SERVE_MAX_CONNECTIONS_PER_CLIENT": "0",
+            "WEBIMAGE_SERVE_CLIENT_TIMEOUT": "0",
+            "WEBIMAGE_SERVE_MAX_SOURCE_BYTES": "1G",
+        ]) == "relaxed defaults: --allow-unsigned [command line], --allow-private-sources [WEBIMAGE_SERVE_ALLOW_PRIVATE_SOURCES], "
+            + "--root \(URL(fileURLWithPath: workspace.home.path).standardizedFileURL.path) (serves its files) [command line], "
+            + "--max-source-bytes 1073741824 (default 52428800) [WEBIMAGE_SERVE_MAX_SOURCE_BYTES], "
+            + "--max-connections-per-client 0 (no limit) [WEBIMAGE_SERVE_MAX_CONNECTIONS_PER_CLIENT], "
+            + "--client-timeout 0 (no limit) [WEBIMAGE_SERVE_CLIENT_TIMEOUT]")
+        #expect(try line(["--key", "k", "--timeout", "90.5", "--origin-timeout", "60", "--allow-source-host", "a.example"], environment: [
+            "WEBIMAGE_SERVE_ALLOW_SOURCE_HOST": "ignored.example",
+        ]) == "relaxed defaults: --timeout 90.5 (default 30) [command line], --origin-timeout 60 (default 15) [command line]; "
+            + "sources only from a.example [command line]")
+        #expect(try line(["--key", "k"], environment: ["WEBIMAGE_SERVE_ALLOW_SOURCE_HOST": "a.example,*.b.example"])
+            == "relaxed defaults: none; sources only from a.example, *.b.example [WEBIMAGE_SERVE_ALLOW_SOURCE_HOST]")
+    }
+
     @Test func redisURLs() throws {
         let full = try ServeRedisURL.configuration("redis://user:p%40ss@cache.internal:6390/3", command: "serve")
         #expect(full.host == "cache.internal" && full.port == 6390 && full.database == 3)
