@@ -15,8 +15,10 @@ import WebPCoder
 ///   gives up after `--timeout`), its access log and the HTTP server. Decoding and encoding use
 ///   a coders manager of its own (``coders(webpMethod:)``).
 /// - Prints `webimage serve: listening on http://HOST:PORT` on standard output once it accepts
-///   connections (with `--port 0`, the port the system picked), then a line on where its caches
-///   are on standard error.
+///   connections (with `--port 0`, the port the system picked), then on standard error a line
+///   naming every setting that relaxes a safe default and where it came from
+///   (``ServeOptions/relaxedDefaultsLine(commandLine:)``: `relaxed defaults: none` when there is
+///   none) and a line on where its caches are.
 /// - SIGTERM or SIGINT: stops accepting, finishes the requests in flight, prints
 ///   `webimage serve: stopped` and exits 0 (``ServeSignals``); a second signal exits at once
 ///   with status 1.
@@ -33,8 +35,9 @@ struct ServeCommand: Command {
         --allow-unsigned, /unsafe/<options>/<source>): fetches the source, resizes, crops,
         filters and re-encodes it, and caches originals and results. GET /healthcheck and
         /health answer WORKING; /metrics has Prometheus counters. Prints the address it
-        listens on, then one access-log line per request on standard error. SIGTERM or
-        SIGINT stops it gracefully (requests in flight finish; exit status 0).
+        listens on, then, on standard error, every setting that relaxes a safe default
+        (with the flag or variable it came from) and one access-log line per request.
+        SIGTERM or SIGINT stops it gracefully (requests in flight finish; exit status 0).
 
         OPTIONS (each also an environment variable: --max-age is WEBIMAGE_SERVE_MAX_AGE;
         the command line wins):
@@ -77,6 +80,15 @@ struct ServeCommand: Command {
           --workers N           Transforms at once (default: the number of cores).
           --threads N           HTTP threads (default: the number of cores, at least 2).
           --max-connections N   Connections open at once (default 1024).
+          --max-connections-per-client N
+                                Connections one client address may have open at once
+                                (default 64; 0 for no limit). Behind a reverse proxy every
+                                connection comes from the proxy: raise it, or give 0.
+          --client-timeout SECONDS
+                                A client must send a complete request within this long of
+                                connecting or of its previous answer, else its connection
+                                is closed (default 10; 0 for none). Also closes idle
+                                keep-alive connections.
           --max-age SECONDS     Cache-Control max-age of answers (default 86400).
           --quality N           Quality when the URL gives none, 1...100 (default 80).
           --keep-profile        Keep the sources' colour profiles and embed them in the
@@ -132,6 +144,7 @@ struct ServeCommand: Command {
         }
         let host = options.http.host.contains(":") ? "[\(options.http.host)]" : options.http.host
         console.print("webimage \(Self.name): listening on http://\(host):\(server.port)")
+        console.printError("webimage \(Self.name): \(options.relaxedDefaultsLine(commandLine: parsed))")
         console.printError("webimage \(Self.name): caches: \(server.caches.summary); \(options.server.securityKey == nil ? "unsigned URLs only" : options.server.allowsUnsigned ? "signed and unsigned URLs" : "signed URLs only")")
         await stopping.wait()
         // In-flight requests end within their deadline; a little more for the answers to go out.

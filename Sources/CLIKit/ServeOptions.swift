@@ -44,8 +44,8 @@ struct ServeOptions: Sendable {
         "--port", "--host", "--key", "--key-file", "--cache-dir", "--memory-cache-mb", "--disk-cache-mb",
         "--redis", "--redis-namespace", "--allow-source-host", "--root", "--max-source-bytes",
         "--max-source-pixels", "--max-total-pixels", "--max-frames", "--max-output", "--max-url-length",
-        "--timeout", "--origin-timeout", "--queue", "--threads", "--workers", "--max-connections", "--max-age", "--quality",
-        "--webp-method", "--access-log",
+        "--timeout", "--origin-timeout", "--queue", "--threads", "--workers", "--max-connections",
+        "--max-connections-per-client", "--client-timeout", "--max-age", "--quality", "--webp-method", "--access-log",
     ]
     /// The options that may be given several times.
     static let repeatable: Set<String> = ["--allow-source-host"]
@@ -73,6 +73,14 @@ struct ServeOptions: Sendable {
         serve.http.port = try Self.integer(arguments, "--port", in: 0...65535, command: command) ?? serve.http.port
         serve.http.threadCount = try Self.integer(arguments, "--threads", in: 1...1024, command: command) ?? serve.http.threadCount
         serve.http.connectionLimit = try Self.integer(arguments, "--max-connections", in: 1...1_000_000, command: command) ?? serve.http.connectionLimit
+        serve.http.connectionsPerClientLimit = try Self.integer(arguments, "--max-connections-per-client", in: 0...1_000_000, command: command)
+            ?? serve.http.connectionsPerClientLimit
+        if let value = arguments.value("--client-timeout") {
+            guard let seconds = Double(value), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
+                throw .usage("\(command): --client-timeout needs a number of seconds (10, 2.5; 0 for none), not '\(value)'")
+            }
+            serve.http.requestHeadTimeout = .milliseconds(Int64((seconds * 1000).rounded(.up)))
+        }
 
         // Security.
         serve.server.allowsUnsigned = arguments.has("--allow-unsigned")

@@ -22,28 +22,33 @@ static inline size_t webimage_mhd_keep_escapes(void *cls, struct MHD_Connection 
     return strlen(text);
 }
 
-/// Starts a daemon on an already listening socket `listen_fd`, with the request-completed and
-/// URI callbacks (both get `cls`), no unescaping, and the given limits. A `thread_count` over 1
-/// asks for a thread pool; a `timeout_seconds` of 0 means no idle timeout.
+/// Starts a daemon on an already listening socket `listen_fd`, with the request-completed,
+/// URI and connection callbacks (all get `cls`), no unescaping, and the given limits. A
+/// `thread_count` over 1 asks for a thread pool; a `timeout_seconds` of 0 means no idle timeout;
+/// a `per_client_limit` of 0 means no limit on the connections of one client address.
 static inline struct MHD_Daemon *webimage_mhd_start_daemon(
     unsigned int flags,
     int listen_fd,
     MHD_AccessHandlerCallback handler,
     MHD_RequestCompletedCallback completed,
     webimage_mhd_uri_callback uri_callback,
+    MHD_NotifyConnectionCallback connection_callback,
     void *cls,
     unsigned int thread_count,
     unsigned int connection_limit,
+    unsigned int per_client_limit,
     unsigned int timeout_seconds,
     size_t connection_memory_limit
 ) {
-    struct MHD_OptionItem options[10];
+    struct MHD_OptionItem options[12];
     unsigned int count = 0;
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_LISTEN_SOCKET, (intptr_t)listen_fd, NULL };
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, cls };
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)uri_callback, cls };
+    options[count++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)connection_callback, cls };
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)&webimage_mhd_keep_escapes, NULL };
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, (intptr_t)connection_limit, NULL };
+    options[count++] = (struct MHD_OptionItem){ MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t)per_client_limit, NULL };
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)timeout_seconds, NULL };
     if (connection_memory_limit > 0)
         options[count++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)connection_memory_limit, NULL };
@@ -57,6 +62,12 @@ static inline struct MHD_Daemon *webimage_mhd_start_daemon(
 static inline const struct sockaddr *webimage_mhd_client_address(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     return info == NULL ? NULL : info->client_addr;
+}
+
+/// The socket of `connection`, or -1.
+static inline int webimage_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
 }
 
 #endif

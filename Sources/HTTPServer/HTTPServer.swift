@@ -24,8 +24,15 @@ import Musl
 /// task, and the connection is resumed with its answer, so a slow answer never holds a thread.
 /// The handler sees the path exactly as received, percent escapes included (a thumbor
 /// signature covers the raw path), and the query string as received. `HEAD` answers carry the
-/// handler's headers and the body's `Content-Length`, without the body. Request bodies are
-/// read and discarded (see ``HTTPServerConfiguration/requestBodyLimit``).
+/// handler's headers and the body's `Content-Length`, without the body. Every answer carries
+/// `X-Content-Type-Options: nosniff` (unless the handler sets that header itself). Request
+/// bodies are read and discarded (see ``HTTPServerConfiguration/requestBodyLimit``).
+///
+/// What one client can hold: ``HTTPServerConfiguration/connectionsPerClientLimit`` connections,
+/// each of which must send a complete request within
+/// ``HTTPServerConfiguration/requestHeadTimeout`` (a thread of the server closes the late ones).
+/// libmicrohttpd's own answers to malformed requests (400, 413 for a head over its memory
+/// limit, 505) are fixed texts it sends without the handler and without `nosniff`.
 ///
 /// Thread-safe. Stopping: ``shutdown(gracePeriod:)`` (graceful), or releasing the server
 /// (immediate: every connection is closed, requests still running get no answer).
@@ -80,6 +87,27 @@ public final class HTTPServer: Sendable {
         state.withLock { $0.boundPort } ?? configuration.port
     }
 
+    /// The number of connections open now (0 when not running). For tests and diagnostics.
+    package var openConnectionCount: Int {
+        state.withLock { state -> OpenConnections? in
+            guard case .running(let running) = state.phase else { return nil }
+            return running.core.takeUnretainedValue().connections
+        }?.count ?? 0
+    }
+
+    /// Returns once at most `limit` connections are open (at once when the server is not
+    /// running). libmicrohttpd reports a connection closed just before it releases the
+    /// connection's slot of ``HTTPServerConfiguration/connectionsPerClientLimit`` on the same
+    /// thread, so with one thread (``HTTPServerConfiguration/threadCount`` 1) the next
+    /// connection is accepted after that slot is free. For tests.
+    package func waitUntilOpenConnections(atMost limit: Int) async {
+        let connections = state.withLock { state -> OpenConnections? in
+            guard case .running(let running) = state.phase else { return nil }
+            return running.core.takeUnretainedValue().connections
+        }
+        await connections?.waitUntilOpen(atMost: limit)
+    }
+
     /// Binds the address and starts answering.
     /// - Throws: `WebImageError` (`.invalidArgument`) when the address cannot be bound (the
     ///   port is taken, the host is not an address of this machine), when libmicrohttpd cannot
@@ -90,7 +118,11 @@ public final class HTTPServer: Sendable {
                 throw WebImageError(.invalidArgument, "HTTP server on \(configuration.host) port \(configuration.port) was already started")
             }
             let socket = try ListeningSocket.open(host: configuration.host, port: configuration.port, backlog: 1024)
-            let core = Unmanaged.passRetained(HTTPServerCore(handler: handler, requestBodyLimit: max(0, configuration.requestBodyLimit)))
+            let core = Unmanaged.passRetained(HTTPServerCore(
+                handler: handler,
+                requestBodyLimit: max(0, configuration.requestBodyLimit),
+                requestDeadline: configuration.requestHeadTimeout
+            ))
             // No MHD_USE_TURBO: it only skips work when connections open and close (wrk's
             // keep-alive load showed no difference beyond the noise) and drops the TCP shutdown.
             let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
@@ -101,9 +133,11 @@ public final class HTTPServer: Sendable {
                 MHDCallbacks.access,
                 MHDCallbacks.completed,
                 MHDCallbacks.requestLine,
+                MHDCallbacks.connection,
                 core.toOpaque(),
                 UInt32(clamping: max(1, configuration.threadCount)),
                 UInt32(clamping: max(1, configuration.connectionLimit)),
+                UInt32(clamping: max(0, configuration.connectionsPerClientLimit)),
                 timeout,
                 0
             )
@@ -112,6 +146,7 @@ public final class HTTPServer: Sendable {
                 close(socket.descriptor)
                 throw WebImageError(.invalidArgument, "libmicrohttpd could not start a server on \(configuration.host) port \(socket.port) with \(configuration.threadCount) threads")
             }
+            core.takeUnretainedValue().connections.startClosingLateConnections()
             state.phase = .running(Running(daemon: daemon, socket: socket, core: core))
             state.accepting = true
             state.boundPort = socket.port
@@ -208,6 +243,8 @@ public final class HTTPServer: Sendable {
     /// Answers what still runs, stops the daemon (closing every connection), then releases
     /// the socket and the core.
     private static func stop(_ running: Running) {
+        // No connection is shut down from now on: the daemon closes them all.
+        running.core.takeUnretainedValue().connections.stop()
         running.core.takeUnretainedValue().stopHandling()
         MHD_stop_daemon(running.daemon)
         close(running.socket.descriptor)

@@ -98,6 +98,27 @@ import Glibc
         #expect(server.errorText.contains("webimage serve: stopped"))
     }
 
+    /// Issue 33: an operator sees every relaxed default at start-up, and where it came from.
+    @Test func theStartUpLinesNameEveryRelaxedDefault() async throws {
+        let server = try await ServeProcess.start(
+            ["--allow-unsigned", "--allow-source-host", "images.example.com,*.cdn.example.com", "--max-connections-per-client", "0", "--no-cache"],
+            home: workspace.home,
+            environment: ["WEBIMAGE_SERVE_ALLOW_PRIVATE_SOURCES": "1"]
+        )
+        // The caches line comes after it: waiting for that one fails, never hangs, without it.
+        #expect(await server.waitForErrorLine(containing: "webimage serve: caches:") != nil)
+        let line = try #require(server.errorText.split(separator: "\n").first { $0.contains("relaxed defaults:") }, "\(server.errorText)")
+        #expect(line.hasPrefix("webimage serve: relaxed defaults: --allow-unsigned [command line], "
+            + "--allow-private-sources [WEBIMAGE_SERVE_ALLOW_PRIVATE_SOURCES], "), "\(line)")
+        #expect(line.contains("--max-connections-per-client 0 (no limit) [command line]"), "\(line)")
+        // The test runner's own long timers are relaxed defaults too.
+        #expect(line.contains("--timeout 600 (default 30) [command line]"), "\(line)")
+        #expect(line.contains("--client-timeout 600 (default 10) [command line]"), "\(line)")
+        #expect(line.hasSuffix("; sources only from images.example.com, *.cdn.example.com [command line]"), "\(line)")
+        server.send(SIGTERM)
+        #expect(await server.waitForExit() == 0)
+    }
+
     @Test func aMissingKeyIsAUsageError() async throws {
         let result = try await CLIRunner.run(["serve", "--port", "0"], home: workspace.home)
         #expect(result.status == ExitStatus.usage)

@@ -141,6 +141,8 @@ import WebPCoder
         (["--quality", "101"], "--quality needs a whole number from 1 to 100"),
         (["--webp-method", "7"], "--webp-method needs a whole number from 0 to 6"),
         (["--max-url-length", "3"], "--max-url-length needs a whole number from 16"),
+        (["--max-connections-per-client", "-1"], "--max-connections-per-client needs a whole number from 0 to 1000000, not '-1'"),
+        (["--client-timeout", "soon"], "--client-timeout needs a number of seconds (10, 2.5; 0 for none), not 'soon'"),
         (["--root", "/nonexistent/root"], "--root /nonexistent/root is not a directory"),
         (["--redis", "rediss://cache.example"], "only redis:// URLs are supported"),
         (["--redis", "redis://127.0.0.1/x"], "the path must be a database number"),
@@ -151,6 +153,53 @@ import WebPCoder
     func badValuesAreUsageErrors(arguments: [String], expected: String) throws {
         let message = try #require(usageMessage(["--allow-unsigned"] + arguments))
         #expect(message.contains(expected), "\(message)")
+    }
+
+    /// The per-client connection limit and the request deadline (issue 33) reach the HTTP
+    /// server's configuration, from flags or the environment.
+    @Test func abuseLimitsReachTheHTTPServer() throws {
+        let defaults = try options(["--key", "k"])
+        #expect(defaults.http.connectionsPerClientLimit == 64)
+        #expect(defaults.http.requestHeadTimeout == .seconds(10))
+        let flags = try options(["--key", "k", "--max-connections-per-client", "0", "--client-timeout", "2.5"])
+        #expect(flags.http.connectionsPerClientLimit == 0)
+        #expect(flags.http.requestHeadTimeout == .milliseconds(2500))
+        let environment = try options(["--key", "k"], environment: [
+            "WEBIMAGE_SERVE_MAX_CONNECTIONS_PER_CLIENT": "8", "WEBIMAGE_SERVE_CLIENT_TIMEOUT": "0",
+        ])
+        #expect(environment.http.connectionsPerClientLimit == 8)
+        #expect(environment.http.requestHeadTimeout == .zero)
+        let server = try ServeCommand.makeServer(flags, command: "serve")
+        #expect(server.http.configuration.connectionsPerClientLimit == 0)
+        #expect(server.http.configuration.requestHeadTimeout == .milliseconds(2500))
+    }
+
+    @Test func relaxedDefaultsNameTheSettingAndWhereItCameFrom() throws {
+        func line(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
+            let parser = ArgumentParser(command: "serve", flags: ServeOptions.flags, options: ServeOptions.valueOptions, repeatable: ServeOptions.repeatable)
+            let commandLine = try parser.parse(arguments)
+            let options = try ServeOptions(ServeEnvironment.merge(commandLine, environment: environment, command: "serve"), command: "serve")
+            return options.relaxedDefaultsLine(commandLine: commandLine)
+        }
+        #expect(try line(["--key", "k"]) == "relaxed defaults: none")
+        // Stricter limits relax nothing.
+        #expect(try line(["--key", "k", "--timeout", "5", "--max-connections-per-client", "4", "--client-timeout", "3"]) == "relaxed defaults: none")
+        #expect(try line(["--allow-unsigned", "--root", workspace.home.path], environment: [
+            "WEBIMAGE_SERVE_ALLOW_PRIVATE_SOURCES": "yes",
+            "WEBIMAGE_SERVE_MAX_CONNECTIONS_PER_CLIENT": "0",
+            "WEBIMAGE_SERVE_CLIENT_TIMEOUT": "0",
+            "WEBIMAGE_SERVE_MAX_SOURCE_BYTES": "1G",
+        ]) == "relaxed defaults: --allow-unsigned [command line], --allow-private-sources [WEBIMAGE_SERVE_ALLOW_PRIVATE_SOURCES], "
+            + "--root \(URL(fileURLWithPath: workspace.home.path).standardizedFileURL.path) (serves its files) [command line], "
+            + "--max-source-bytes 1073741824 (default 52428800) [WEBIMAGE_SERVE_MAX_SOURCE_BYTES], "
+            + "--max-connections-per-client 0 (no limit) [WEBIMAGE_SERVE_MAX_CONNECTIONS_PER_CLIENT], "
+            + "--client-timeout 0 (no limit) [WEBIMAGE_SERVE_CLIENT_TIMEOUT]")
+        #expect(try line(["--key", "k", "--timeout", "90.5", "--origin-timeout", "60", "--allow-source-host", "a.example"], environment: [
+            "WEBIMAGE_SERVE_ALLOW_SOURCE_HOST": "ignored.example",
+        ]) == "relaxed defaults: --timeout 90.5 (default 30) [command line], --origin-timeout 60 (default 15) [command line]; "
+            + "sources only from a.example [command line]")
+        #expect(try line(["--key", "k"], environment: ["WEBIMAGE_SERVE_ALLOW_SOURCE_HOST": "a.example,*.b.example"])
+            == "relaxed defaults: none; sources only from a.example, *.b.example [WEBIMAGE_SERVE_ALLOW_SOURCE_HOST]")
     }
 
     @Test func redisURLs() throws {

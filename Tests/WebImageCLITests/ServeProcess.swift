@@ -29,6 +29,7 @@ final class ServeProcess: Sendable {
         var timers: [String] = []
         if !arguments.contains("--timeout") { timers += ["--timeout", "600"] }
         if !arguments.contains("--origin-timeout") { timers += ["--origin-timeout", "600"] }
+        if !arguments.contains("--client-timeout") { timers += ["--client-timeout", "600"] }
         var variables = CLIRunner.environment(home: home).filter { !$0.key.hasPrefix("WEBIMAGE_SERVE_") }
         variables.merge(environment) { _, new in new }
         let outputPipe = try SpawnedProcess.pipe()

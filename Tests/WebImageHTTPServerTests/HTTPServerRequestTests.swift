@@ -17,6 +17,8 @@ import WebImageServer
         // timed out: libmicrohttpd takes suspended connections off its timeout lists.) The
         // timeout tests set their own.
         configuration.connectionTimeout = .seconds(600)
+        // The same for the deadline of a whole request, which counts from the connect.
+        configuration.requestHeadTimeout = .seconds(600)
         configure(&configuration)
         let server = HTTPServer(configuration: configuration, handler: handler)
         try server.start()

@@ -86,6 +86,20 @@ import WebImageTestSupport
         await serve.shutdown(gracePeriod: .seconds(5))
     }
 
+    /// The HTTP server's abuse limits (issue 33) are the configuration's.
+    @Test func theHTTPLimitsReachTheServer() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var configuration = Self.configuration(folder)
+        #expect(configuration.http.connectionsPerClientLimit == 64)
+        #expect(configuration.http.requestHeadTimeout == .seconds(10))
+        configuration.http.connectionsPerClientLimit = 3
+        configuration.http.requestHeadTimeout = .seconds(4)
+        let serve = try ImageServe(configuration: configuration)
+        #expect(serve.http.configuration.connectionsPerClientLimit == 3)
+        #expect(serve.http.configuration.requestHeadTimeout == .seconds(4))
+    }
+
     @Test func anAccessLogThatCannotBeOpenedIsAClearError() {
         var configuration = ImageServeConfiguration()
         configuration.cacheLocation = .disabled

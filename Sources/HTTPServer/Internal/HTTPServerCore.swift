@@ -17,6 +17,8 @@ import Musl
 final class HTTPServerCore: Sendable {
     let handler: any ServerRequestHandler
     let requestBodyLimit: Int
+    /// The open connections and the deadline of the request each owes.
+    let connections: OpenConnections
 
     private struct State {
         /// Requests between their request line and their completion.
@@ -32,9 +34,10 @@ final class HTTPServerCore: Sendable {
 
     private let state = Locked(State())
 
-    init(handler: any ServerRequestHandler, requestBodyLimit: Int) {
+    init(handler: any ServerRequestHandler, requestBodyLimit: Int, requestDeadline: Duration?) {
         self.handler = handler
         self.requestBodyLimit = requestBodyLimit
+        self.connections = OpenConnections(deadline: requestDeadline)
     }
 
     // MARK: - Callbacks (on libmicrohttpd's threads)
@@ -76,6 +79,7 @@ final class HTTPServerCore: Sendable {
         case .headersArrived:
             if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
                let length = Int(String(cString: declared)), length > requestBodyLimit {
+                connections.requestArrived(UInt(bitPattern: connection))
                 context.markQueued()
                 let response = ServerResponse(
                     status: 413,
@@ -91,6 +95,7 @@ final class HTTPServerCore: Sendable {
         case .bodyTooLarge:
             return .NO
         case .requestComplete:
+            connections.requestArrived(UInt(bitPattern: connection))
             let request = makeRequest(connection: connection, method: method, context: context)
             let handle = ConnectionHandle(pointer: connection)
             let accepted = state.withLock { state -> Bool in
@@ -143,6 +148,9 @@ final class HTTPServerCore: Sendable {
     }
 
     // MARK: - Helpers
+
+    /// The header every answer carries (`nosniff` unless the handler set it).
+    private static let contentTypeOptions = "X-Content-Type-Options"
 
     private static let shuttingDown = ServerResponse(
         status: 503,
@@ -203,9 +211,16 @@ final class HTTPServerCore: Sendable {
         }
         guard let mhdResponse = created else { return .NO }
         defer { MHD_destroy_response(mhdResponse) }
+        var setsSniffing = false
         for header in response.headers {
             // libmicrohttpd sets Content-Length itself and refuses values with CR or LF.
             _ = MHD_add_response_header(mhdResponse, header.name, header.value)
+            if header.name.caseInsensitiveCompare(Self.contentTypeOptions) == .orderedSame { setsSniffing = true }
+        }
+        if !setsSniffing {
+            // Browsers must take the Content-Type as sent: an error body or an image is never
+            // read as HTML or script. A handler's own value is kept, never doubled.
+            _ = MHD_add_response_header(mhdResponse, Self.contentTypeOptions, "nosniff")
         }
         if state.withLock({ $0.draining }) {
             _ = MHD_add_response_header(mhdResponse, "Connection", "close")

@@ -3,7 +3,8 @@ import CMicroHTTPD
 /// libmicrohttpd's callbacks. Each gets the ``HTTPServerCore`` as its closure pointer (retained
 /// by the running ``HTTPServer`` until the daemon has stopped) and each request's
 /// ``HTTPRequestContext`` as the request's pointer (retained from the URI callback to the
-/// request-completed callback).
+/// request-completed callback). Connections are known to the core's ``OpenConnections`` by the
+/// address of libmicrohttpd's connection structure, from the started notice to the closed one.
 enum MHDCallbacks {
     /// The request line arrived: make the request's context from the raw target.
     static let requestLine: webimage_mhd_uri_callback = { cls, uri, _ in
@@ -21,11 +22,25 @@ enum MHDCallbacks {
     }
 
     /// The request ended: release its context.
-    static let completed: MHD_RequestCompletedCallback = { cls, _, slot, _ in
-        guard let cls, let slot, let raw = slot.pointee else { return }
-        slot.pointee = nil
+    static let completed: MHD_RequestCompletedCallback = { cls, connection, slot, _ in
+        guard let cls else { return }
         let core = Unmanaged<HTTPServerCore>.fromOpaque(cls).takeUnretainedValue()
+        if let connection { core.connections.requestEnded(UInt(bitPattern: connection)) }
+        guard let slot, let raw = slot.pointee else { return }
+        slot.pointee = nil
         let context = Unmanaged<HTTPRequestContext>.fromOpaque(raw).takeRetainedValue()
         core.requestCompleted(context)
+    }
+
+    /// A connection was accepted or closed: the core's ``OpenConnections`` follow it.
+    static let connection: MHD_NotifyConnectionCallback = { cls, connection, _, notice in
+        guard let cls, let connection else { return }
+        let core = Unmanaged<HTTPServerCore>.fromOpaque(cls).takeUnretainedValue()
+        switch notice {
+        case .CONNECTION_NOTIFY_STARTED:
+            core.connections.opened(UInt(bitPattern: connection), descriptor: webimage_mhd_connection_fd(connection))
+        case .CONNECTION_NOTIFY_CLOSED:
+            core.connections.closed(UInt(bitPattern: connection))
+        }
     }
 }

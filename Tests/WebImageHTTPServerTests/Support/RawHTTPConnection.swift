@@ -80,6 +80,38 @@ final class RawHTTPConnection: @unchecked Sendable {
         }) ?? -1
     }
 
+    /// Connects and sends `head` one byte at a time, then more header bytes (`a`) forever, one
+    /// every `interval` (a client that trickles a request it never finishes), until the server
+    /// closes the connection or `limit` has passed.
+    /// - Returns: How long after the client started connecting it saw the connection closed
+    ///   (end of stream, reset or a failed send), by the test's own clock; `nil` when it was
+    ///   still open after `limit`.
+    static func trickle(port: Int, head: String, every interval: Duration, giveUpAfter limit: Duration) async throws -> Duration? {
+        let bytes = Array(head.utf8)
+        let pause = Int32(interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
+        return try await perform { () -> Duration? in
+            let clock = ContinuousClock()
+            let start = clock.now
+            let connection = try connectNow(port: port, host: "127.0.0.1")
+            var sent = 0
+            while clock.now - start < limit {
+                var byte = sent < bytes.count ? bytes[sent] : UInt8(ascii: "a")
+                if Glibc.send(connection.descriptor, &byte, 1, Int32(MSG_NOSIGNAL)) != 1 { return clock.now - start }
+                sent += 1
+                var poll = pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0)
+                if Glibc.poll(&poll, 1, pause) > 0 {
+                    // Readable: the end of the stream or a reset (the server sends no answer to
+                    // a request it never got whole).
+                    var chunk = [UInt8](repeating: 0, count: 512)
+                    if chunk.withUnsafeMutableBytes({ recv(connection.descriptor, $0.baseAddress, $0.count, 0) }) <= 0 {
+                        return clock.now - start
+                    }
+                }
+            }
+            return nil
+        }
+    }
+
     private static func connectNow(port: Int, host: String) throws -> RawHTTPConnection {
         let isIPv6 = host.contains(":")
         let descriptor = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
