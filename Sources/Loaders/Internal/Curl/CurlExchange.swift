@@ -174,10 +174,9 @@ final class CurlExchange: @unchecked Sendable {
         }
         for entry in request.resolve { resolveList = curl_slist_append(resolveList, entry) }
         if resolveList != nil { check(wi_curl_set_slist(handle, CURLOPT_RESOLVE, resolveList), "resolve") }
-        if request.addressGuard != nil {
-            check(wi_curl_set_opensocket_function(handle, curlExchangeOpenSocket), "open-socket function")
-            check(wi_curl_set_pointer(handle, CURLOPT_OPENSOCKETDATA, context), "open-socket data")
-        }
+        // Always: the callback opens every socket close-on-exec, and runs the address guard if any.
+        check(wi_curl_set_opensocket_function(handle, curlExchangeOpenSocket), "open-socket function")
+        check(wi_curl_set_pointer(handle, CURLOPT_OPENSOCKETDATA, context), "open-socket data")
         guard failures.isEmpty else {
             complete(.failed(CURLE_FAILED_INIT, "libcurl refused the request's options (\(failures.joined(separator: "; ")))"))
             return nil
@@ -297,17 +296,29 @@ final class CurlExchange: @unchecked Sendable {
         }
     }
 
-    /// The address guard's check of the address libcurl is about to connect to.
+    /// The address guard's check of the address libcurl is about to connect to, then the
+    /// socket (close-on-exec: a process the application spawns does not inherit it).
+    ///
+    /// The address is read with its real length (`addrlen`) from the bytes libcurl gave, not
+    /// through the 16-byte `sockaddr` field Swift sees: libcurl's `curl_sockaddr` ends in a
+    /// `sockaddr_storage`-sized union, so an IPv6 address runs past that field.
     fileprivate func openSocket(purpose: curlsocktype, address: UnsafeMutablePointer<curl_sockaddr>) -> curl_socket_t {
         let family = address.pointee.family
         if let addressGuard = request.addressGuard {
-            let refusal = withUnsafePointer(to: &address.pointee.addr) { addressGuard.refusal(for: $0, length: Int(address.pointee.addrlen)) }
-            if let refusal {
+            let offset = MemoryLayout<curl_sockaddr>.offset(of: \.addr) ?? 16
+            let length = min(Int(address.pointee.addrlen), MemoryLayout<sockaddr_storage>.size)
+            let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(address) + offset, count: length)
+            if let refusal = addressGuard.refusal(for: bytes) {
                 guardRefusal = refusal
                 return CURL_SOCKET_BAD
             }
         }
-        return socket(family, address.pointee.socktype, address.pointee.protocol)
+        return Self.openSocket(family: family, type: address.pointee.socktype, protocol: address.pointee.protocol)
+    }
+
+    /// `socket(2)` with `SOCK_CLOEXEC`.
+    static func openSocket(family: Int32, type: Int32, protocol: Int32) -> curl_socket_t {
+        socket(family, type | Int32(SOCK_CLOEXEC.rawValue), `protocol`)
     }
 }
 
@@ -328,7 +339,7 @@ private func curlExchangeHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: In
     return exchange.header(UnsafeRawBufferPointer(start: data, count: total)) ? total : 0
 }
 
-/// libcurl's open-socket callback, set only with an address guard.
+/// libcurl's open-socket callback: the address guard, if any, then a close-on-exec socket.
 private func curlExchangeOpenSocket(_ context: UnsafeMutableRawPointer?, _ purpose: curlsocktype, _ address: UnsafeMutablePointer<curl_sockaddr>?) -> curl_socket_t {
     guard let context, let address else { return CURL_SOCKET_BAD }
     return Unmanaged<CurlExchange>.fromOpaque(context).takeUnretainedValue().openSocket(purpose: purpose, address: address)
