@@ -105,9 +105,13 @@ extension DownloadTransfer: CurlExchangeOwner {
         let encoding = checked.contentEncoding ?? "identity"
         let expected = checked.expectedContentLength > 0 && encoding == "identity" ? checked.expectedContentLength : nil
         let limit = environment.configuration.maximumResponseSize
+        // gzip or deflate the request did not ask for: libcurl decodes only what
+        // CURLOPT_ACCEPT_ENCODING names, so the transfer inflates it (browsers and curl do).
+        let decoder = exchange.request.acceptEncoding == nil ? ContentDecoder(contentEncoding: checked.contentEncoding) : nil
         let accepted = state.withLock { state -> Bool in
             guard state.failure == nil else { return false }
             state.response = checked
+            state.decoder = decoder
             state.expectedBytes = expected
             state.lastReportedFraction = 0
             state.body = BodyBuffer(pool: environment.buffers, expected: expected.map { Int(min($0, Int64(limit))) })
@@ -151,6 +155,24 @@ extension DownloadTransfer: CurlExchangeOwner {
     }
 
     func exchange(_ exchange: CurlExchange, didReceive bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let decoder = state.withLock({ $0.decoder }) else { return receive(bytes) }
+        do {
+            // Each decoded piece (64 KiB at most) is counted against the limit as it appears.
+            return try decoder.decode(bytes) { receive($0) }
+        } catch {
+            fail(undecodable(decoder, error.reason, status: state.withLock { $0.response?.statusCode }))
+            return false
+        }
+    }
+
+    /// The failure of a body sent with a coding it was not asked for that does not decode.
+    private func undecodable(_ decoder: ContentDecoder, _ reason: String, status: Int?) -> WebImageError {
+        WebImageError(.invalidDownloadResponse, "Download of \(url.absoluteString) failed: its body, sent with Content-Encoding: \(decoder.coding.rawValue) though identity was asked for, does not decode: \(reason)", underlyingError: URLError(.cannotDecodeContentData), url: url, statusCode: status)
+    }
+
+    /// A piece of the body as it is kept (decoded, if it was encoded): counted against the
+    /// limit, appended, reported.
+    private func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let limit = environment.configuration.maximumResponseSize
         let interval = environment.configuration.minimumProgressInterval
         enum Next { case stop, tooLarge(Int), outOfMemory, progress(received: Int64, expected: Int64?, handlers: [ImageLoaderProgressHandler], progressive: Bool) }
@@ -332,6 +354,9 @@ extension DownloadTransfer: CurlExchangeOwner {
                 }
                 if let expected = state.expectedBytes, received < expected {
                     return .failure(truncated(received: received, expected: expected, status: state.response?.statusCode))
+                }
+                if let decoder = state.decoder, decoder.receivedBytes > 0, !decoder.isComplete {
+                    return .failure(undecodable(decoder, "the body ends before its compressed stream (\(decoder.receivedBytes) bytes received)", status: state.response?.statusCode))
                 }
                 return .success(state.body?.take() ?? Data(), state.response)
             case .cancelled:

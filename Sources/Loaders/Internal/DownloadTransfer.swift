@@ -52,6 +52,8 @@ final class DownloadTransfer: Sendable {
         var deadline: ContinuousClock.Instant?
         /// The body of the accepted response, as it arrives.
         var body: BodyBuffer?
+        /// Inflates a body sent gzip or deflate that libcurl does not decode (not asked for).
+        var decoder: ContentDecoder?
         var expectedBytes: Int64?
         var failure: WebImageError?
         var redirects = 0
