@@ -2,11 +2,12 @@ import Foundation
 import WebImageCore
 import WebImageLoaders
 
-/// `webimage-download-probe URL [--limit BYTES] [--decode] [--resolve HOST:PORT:ADDRESS]... [--peak-rss]`:
+/// `webimage-download-probe URL [--limit BYTES] [--decode] [--resolve HOST:PORT:ADDRESS]... [--refuse-non-public] [--allow ADDRESS]... [--proxy URL] [--peak-rss]`:
 /// one download with a `Downloader`, then exit. The child process of `scripts/download-limits`,
 /// which measures its peak RSS (`wait4`'s `ru_maxrss`) while the download of a 2 GiB body or a
 /// gzip bomb is refused, and of the proxy tests (`DownloaderProxyTests`), which run it with
-/// `http_proxy` / `https_proxy` / `no_proxy` set (`--resolve` adds a resolver override).
+/// `http_proxy` / `https_proxy` / `no_proxy` set (`--resolve` adds a resolver override;
+/// `--refuse-non-public`, `--allow` and `--proxy` set the address guard and the proxy).
 /// Prints `ok BYTES` or `refused MESSAGE` and exits 0 either way (2 on bad arguments); with
 /// `--peak-rss`, then `peak-rss BYTES`: the process's own peak resident set (`VmHWM`), which,
 /// unlike `ru_maxrss`, does not include what the parent's address space had before `exec`.
@@ -28,6 +29,16 @@ enum DownloadProbe {
                 guard let value = arguments.first.flatMap(Int.init), value > 0 else { fail("--limit needs a positive number of bytes") }
                 configuration.maximumResponseSize = value
                 arguments.removeFirst()
+            case "--refuse-non-public":
+                configuration.refusesNonPublicAddresses = true
+            case "--allow":
+                guard let entry = arguments.first else { fail("--allow needs an address or a CIDR network") }
+                configuration.allowedNonPublicAddresses.append(entry)
+                arguments.removeFirst()
+            case "--proxy":
+                guard let proxy = arguments.first.flatMap(URL.init(string:)) else { fail("--proxy needs a URL") }
+                configuration.proxy = proxy
+                arguments.removeFirst()
             case "--peak-rss":
                 reportsPeak = true
             case "--decode":
@@ -41,7 +52,7 @@ enum DownloadProbe {
                 url = parsed
             }
         }
-        guard let url else { fail("usage: webimage-download-probe URL [--limit BYTES] [--decode] [--resolve HOST:PORT:ADDRESS]... [--peak-rss]") }
+        guard let url else { fail("usage: webimage-download-probe URL [--limit BYTES] [--decode] [--resolve HOST:PORT:ADDRESS]... [--refuse-non-public] [--allow ADDRESS]... [--proxy URL] [--peak-rss]") }
         let downloader = Downloader(configuration: configuration, coder: CodersManager())
         do {
             let result = try await downloader.requestImage(with: url, options: [.avoidDecodeImage], context: WebImageContext(), progress: nil)

@@ -35,7 +35,16 @@ extension DownloadTransfer: CurlExchangeOwner {
         hop.caFile = configuration.caCertificateFile
         hop.caDirectory = configuration.caCertificateDirectory
         hop.resolve = configuration.resolveOverrides
-        hop.addressGuard = configuration.refusesNonPublicAddresses ? AddressGuard(allowing: configuration.allowedNonPublicAddresses) : nil
+        let addressGuard = configuration.refusesNonPublicAddresses ? AddressGuard(allowing: configuration.allowedNonPublicAddresses) : nil
+        if let proxy = configuration.proxy {
+            // The connection is the proxy's: the target is checked before each hop instead.
+            hop.proxy = proxy.absoluteString
+            hop.targetGuard = addressGuard
+        } else {
+            // Without an explicit proxy, the guard keeps the environment's out ("" disables them).
+            hop.proxy = addressGuard == nil ? nil : ""
+            hop.addressGuard = addressGuard
+        }
         hop.deadline = deadline
         hop.prefersHTTP2 = configuration.usesHTTP2
         return hop
@@ -47,6 +56,7 @@ extension DownloadTransfer: CurlExchangeOwner {
     private func nextHop(after previous: CurlExchange.Request, to target: URL, status: Int) -> CurlExchange.Request {
         var hop = previous
         hop.url = target
+        hop.targetCheck = nil
         if status == 303 || ((status == 301 || status == 302) && previous.method.uppercased() == "POST") {
             hop.method = previous.method.uppercased() == "HEAD" ? "HEAD" : "GET"
             hop.body = nil
@@ -65,6 +75,26 @@ extension DownloadTransfer: CurlExchangeOwner {
             hop.headers.append(("Cookie", header))
         }
         return hop
+    }
+
+    /// Starts an exchange on the event loop; a hop through an explicit proxy with the address
+    /// guard on has its target checked first, on a thread of its own (`getaddrinfo` blocks).
+    /// `cancelNow`: the transfer was abandoned while it started.
+    func launch(_ exchange: CurlExchange, cancelNow: Bool = false) {
+        let loop = environment.loop
+        guard let targetGuard = exchange.request.targetGuard else {
+            loop.start(exchange)
+            if cancelNow { loop.cancel(exchange) }
+            return
+        }
+        DispatchQueue.global().async { [self] in
+            let request = exchange.request
+            exchange.setTargetCheck(TargetCheck.run(url: request.url, addressGuard: targetGuard, resolveOverrides: request.resolve))
+            loop.start(exchange)
+            // Started first, then checked: an abandonment while resolving (whose cancel found
+            // nothing on the loop) or after it cancels the exchange now.
+            if cancelNow || state.withLock({ $0.lifecycle.isAbandoned }) { loop.cancel(exchange) }
+        }
     }
 
     /// Scheme, host (lower case) and port of a URL.
@@ -233,7 +263,7 @@ extension DownloadTransfer: CurlExchangeOwner {
                 return next
             }
             if let next {
-                environment.loop.start(next)
+                launch(next)
                 return
             }
         }

@@ -141,8 +141,7 @@ final class DownloadTransfer: Sendable {
             return state.lifecycle.started()
         }
         environment.events.emit(.started(url: url, request: settings.request))
-        environment.loop.start(exchange)
-        if cancelNow { environment.loop.cancel(exchange) }
+        launch(exchange, cancelNow: cancelNow)
         return true
     }
 

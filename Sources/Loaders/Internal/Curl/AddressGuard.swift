@@ -9,7 +9,9 @@ import Glibc
 ///
 /// It runs in libcurl's open-socket callback, on the address actually connected (after DNS,
 /// `CURLOPT_RESOLVE` and redirects), so a name that resolves to an inner address cannot slip
-/// past it. With a proxy, the address checked is the proxy's.
+/// past it. Environment proxies are not used with the guard; with an explicit proxy, the
+/// target is checked before the request by ``TargetCheck`` and the connection (the proxy's)
+/// is not judged.
 struct AddressGuard: Sendable {
     /// An exempted network: the address bytes (4 or 16) and the prefix length.
     struct Network: Sendable, Equatable {
