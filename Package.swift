@@ -74,7 +74,9 @@ let package = Package(
         // The setjmp-based error exit of libjpeg and its warnings, kept on the C side.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Sources/CJPEGShim", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "WebImageCaches", dependencies: ["WebImageCore"], path: "Sources/Caches", swiftSettings: strictSettings),
-        .target(name: "WebImageLoaders", dependencies: ["WebImageCore", "CCurl"], path: "Sources/Loaders", swiftSettings: strictSettings),
+        // CZlib: bodies sent gzip or deflate though identity was asked for are inflated by the
+        // downloader itself (libcurl 7.88 decodes only what CURLOPT_ACCEPT_ENCODING asks for).
+        .target(name: "WebImageLoaders", dependencies: ["WebImageCore", "CCurl", "CZlib"], path: "Sources/Loaders", swiftSettings: strictSettings),
         // libcurl, the Downloader's transport (multi interface, one event-loop thread).
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
         .target(name: "WebImageTransformers", dependencies: ["WebImageCore"], path: "Sources/Transformers", swiftSettings: strictSettings),
@@ -121,7 +123,7 @@ let package = Package(
         .executableTarget(name: "CacheCrashWriter", dependencies: ["WebImageCaches", "WebImageTestSupport"], path: "Tests/CacheCrashWriter", swiftSettings: strictSettings),
         .testTarget(name: "WebImageCachesTests", dependencies: ["WebImageCaches", "WebImageTestSupport", "CacheCrashWriter"], swiftSettings: strictSettings),
         // Depends on the probe so that it is built with the tests (the proxy tests run it as a child).
-        .testTarget(name: "WebImageLoadersTests", dependencies: ["WebImageLoaders", "WebImageTestSupport", "webimage-download-probe"], swiftSettings: strictSettings),
+        .testTarget(name: "WebImageLoadersTests", dependencies: ["WebImageLoaders", "WebImageTestSupport", "webimage-download-probe", "CZlib"], swiftSettings: strictSettings),
         .testTarget(name: "WebImageTransformersTests", dependencies: ["WebImageTransformers", "WebImageTestSupport"], swiftSettings: strictSettings),
         // WebPCoder and AVIFCoder: the serving tests negotiate and encode those formats.
         .testTarget(name: "WebImageServerTests", dependencies: ["WebImageServer", "WebImageTestSupport", "WebPCoder", "AVIFCoder"], swiftSettings: strictSettings),

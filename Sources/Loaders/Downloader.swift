@@ -265,6 +265,23 @@ public final class Downloader: ImageLoader {
 
     // MARK: Internals
 
+    /// Refuses a ``DownloaderConfiguration/proxy`` that is not a proxy URL, or, with the
+    /// address guard, one that cannot tunnel to a checked address (only HTTP proxies do).
+    private static func validate(proxy: URL, guarded: Bool, for url: URL) throws {
+        let scheme = proxy.scheme?.lowercased() ?? ""
+        let tunnels = ["http", "https"]
+        let schemes = guarded ? tunnels : tunnels + ["socks4", "socks4a", "socks5", "socks5h"]
+        guard proxy.host?.isEmpty == false else {
+            throw WebImageError(.invalidDownloadOperation, "Download of \(url.absoluteString) not started: DownloaderConfiguration.proxy \(proxy.absoluteString) has no host", url: url)
+        }
+        guard schemes.contains(scheme) else {
+            let why = guarded && !scheme.isEmpty && !tunnels.contains(scheme)
+                ? "with refusesNonPublicAddresses, the proxy must be http or https (a CONNECT tunnel to the checked address)"
+                : "its scheme must be one of \(schemes.joined(separator: ", "))"
+            throw WebImageError(.invalidDownloadOperation, "Download of \(url.absoluteString) not started: DownloaderConfiguration.proxy \(proxy.absoluteString) is refused: \(why)", url: url)
+        }
+    }
+
     /// The error for a URL that is not http(s).
     private static func unsupported(_ url: URL) -> WebImageError {
         WebImageError(.unsupportedURL, "Downloader loads http and https URLs, not \(url.absoluteString)", url: url)
@@ -311,6 +328,9 @@ public final class Downloader: ImageLoader {
 
     /// The request and shared settings of a new transfer (calls the request modifier).
     private func makeSettings(for url: URL, options: WebImageOptions, context: WebImageContext) throws -> DownloadTransfer.Settings {
+        if let proxy = environment.configuration.proxy {
+            try Self.validate(proxy: proxy, guarded: environment.configuration.refusesNonPublicAddresses, for: url)
+        }
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: environment.timeoutSeconds)
         for (field, value) in httpHeaders { request.setValue(value, forHTTPHeaderField: field) }
         let cookies = options.contains(.handleCookies) ? environment.cookies : nil

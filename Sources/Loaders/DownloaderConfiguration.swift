@@ -78,9 +78,29 @@ public struct DownloaderConfiguration: Sendable {
     /// (CGNAT 100.64/10), multicast, unspecified and other non-public addresses are refused
     /// (default `false`; a server that downloads URLs its clients give turns it on against
     /// server-side request forgery). It checks the address being connected to, after DNS, so
-    /// a name resolving to an inner address is refused too. With a proxy, the proxy's
-    /// address is the one checked.
+    /// a name resolving to an inner address is refused too. IPv6 addresses that carry an IPv4
+    /// one (IPv4-mapped, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`) are judged by it; Teredo,
+    /// local-use NAT64 and anything outside global unicast (`2000::/3`) are refused.
+    ///
+    /// Proxies (decision): when it is on, the proxies of the environment (`http_proxy`,
+    /// `https_proxy`, `all_proxy`) are not used, since a proxy would connect to the target
+    /// for us, unchecked; only ``proxy`` is. With ``proxy`` set, each hop's host is resolved
+    /// and every address judged before the request (a refusal names the address, with
+    /// ``DownloadAddressRefusal`` underneath, as for a direct connection), and the request
+    /// goes through a `CONNECT` tunnel to the address that was checked, so the proxy cannot
+    /// resolve the name to another one. The proxy's own address is not judged: it is the
+    /// operator's choice, not the URL's.
     public var refusesNonPublicAddresses = false
+    /// The proxy every download goes through: `http://host:port`, `https://...`, or, without
+    /// ``refusesNonPublicAddresses``, `socks5://...`, `socks5h://...`, `socks4://...`,
+    /// `socks4a://...`; user and password may be in the URL (default `nil`).
+    ///
+    /// With `nil`, the environment's proxies (`http_proxy`, `https_proxy`, `all_proxy`,
+    /// `no_proxy`, as libcurl reads them) are used, unless ``refusesNonPublicAddresses`` is on
+    /// (then none is). When set, the environment is ignored, `no_proxy` included. A URL
+    /// that is not a proxy fails each download at once with
+    /// ``/WebImageCore/WebImageError/Code/invalidDownloadOperation`` naming it.
+    public var proxy: URL?
     /// The non-public addresses ``refusesNonPublicAddresses`` still lets through: addresses or
     /// CIDR networks, IPv4 or IPv6 (`"10.20.0.0/16"`, `"192.168.1.7"`, `"fd12:3456::/32"`;
     /// default empty). For a server that must reach one inner image origin and nothing else

@@ -69,6 +69,24 @@ struct DownloaderAddressTests {
         #expect(server.requests.map(\.path) == ["/inward", "/renamed"])
     }
 
+    @Test func anIPv6ConnectionIsJudgedOnItsWholeAddress() async throws {
+        defer { server.stop() }
+        let port = try #require(server.baseURL.port)
+        // libcurl hands the open-socket callback a 28-byte sockaddr_in6: ::1 and :: differ
+        // only in its last bytes, past a 16-byte sockaddr.
+        let (downloader, _) = Fixtures.downloader {
+            $0.refusesNonPublicAddresses = true
+            $0.resolveOverrides = ["six.example:\(port):[::1]", "mapped.example:\(port):[::ffff:10.9.8.7]"]
+        }
+        let sixURL = try #require(URL(string: "http://six.example:\(port)/image"))
+        let mappedURL = try #require(URL(string: "http://mapped.example:\(port)/image"))
+        let six = try #require(await Fixtures.error(of: Fixtures.request(downloader, sixURL)))
+        #expect(six.message.contains("it would connect to ::1, the loopback address (::1)"))
+        let mapped = try #require(await Fixtures.error(of: Fixtures.request(downloader, mappedURL)))
+        #expect(mapped.message.contains("it would connect to ::ffff:10.9.8.7 (IPv4-mapped 10.9.8.7, a private (10.0.0.0/8) address)"))
+        #expect(server.totalRequestCount == 0)
+    }
+
     @Test func aMalformedAllowListEntryFailsEveryGuardedDownloadNamingIt() async throws {
         defer { server.stop() }
         let (downloader, _) = Fixtures.downloader {

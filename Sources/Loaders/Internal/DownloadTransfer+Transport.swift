@@ -35,7 +35,16 @@ extension DownloadTransfer: CurlExchangeOwner {
         hop.caFile = configuration.caCertificateFile
         hop.caDirectory = configuration.caCertificateDirectory
         hop.resolve = configuration.resolveOverrides
-        hop.addressGuard = configuration.refusesNonPublicAddresses ? AddressGuard(allowing: configuration.allowedNonPublicAddresses) : nil
+        let addressGuard = configuration.refusesNonPublicAddresses ? AddressGuard(allowing: configuration.allowedNonPublicAddresses) : nil
+        if let proxy = configuration.proxy {
+            // The connection is the proxy's: the target is checked before each hop instead.
+            hop.proxy = proxy.absoluteString
+            hop.targetGuard = addressGuard
+        } else {
+            // Without an explicit proxy, the guard keeps the environment's out ("" disables them).
+            hop.proxy = addressGuard == nil ? nil : ""
+            hop.addressGuard = addressGuard
+        }
         hop.deadline = deadline
         hop.prefersHTTP2 = configuration.usesHTTP2
         return hop
@@ -47,6 +56,7 @@ extension DownloadTransfer: CurlExchangeOwner {
     private func nextHop(after previous: CurlExchange.Request, to target: URL, status: Int) -> CurlExchange.Request {
         var hop = previous
         hop.url = target
+        hop.targetCheck = nil
         if status == 303 || ((status == 301 || status == 302) && previous.method.uppercased() == "POST") {
             hop.method = previous.method.uppercased() == "HEAD" ? "HEAD" : "GET"
             hop.body = nil
@@ -65,6 +75,26 @@ extension DownloadTransfer: CurlExchangeOwner {
             hop.headers.append(("Cookie", header))
         }
         return hop
+    }
+
+    /// Starts an exchange on the event loop; a hop through an explicit proxy with the address
+    /// guard on has its target checked first, on a thread of its own (`getaddrinfo` blocks).
+    /// `cancelNow`: the transfer was abandoned while it started.
+    func launch(_ exchange: CurlExchange, cancelNow: Bool = false) {
+        let loop = environment.loop
+        guard let targetGuard = exchange.request.targetGuard else {
+            loop.start(exchange)
+            if cancelNow { loop.cancel(exchange) }
+            return
+        }
+        DispatchQueue.global().async { [self] in
+            let request = exchange.request
+            exchange.setTargetCheck(TargetCheck.run(url: request.url, addressGuard: targetGuard, resolveOverrides: request.resolve))
+            loop.start(exchange)
+            // Started first, then checked: an abandonment while resolving (whose cancel found
+            // nothing on the loop) or after it cancels the exchange now.
+            if cancelNow || state.withLock({ $0.lifecycle.isAbandoned }) { loop.cancel(exchange) }
+        }
     }
 
     /// Scheme, host (lower case) and port of a URL.
@@ -105,9 +135,13 @@ extension DownloadTransfer: CurlExchangeOwner {
         let encoding = checked.contentEncoding ?? "identity"
         let expected = checked.expectedContentLength > 0 && encoding == "identity" ? checked.expectedContentLength : nil
         let limit = environment.configuration.maximumResponseSize
+        // gzip or deflate the request did not ask for: libcurl decodes only what
+        // CURLOPT_ACCEPT_ENCODING names, so the transfer inflates it (browsers and curl do).
+        let decoder = exchange.request.acceptEncoding == nil ? ContentDecoder(contentEncoding: checked.contentEncoding) : nil
         let accepted = state.withLock { state -> Bool in
             guard state.failure == nil else { return false }
             state.response = checked
+            state.decoder = decoder
             state.expectedBytes = expected
             state.lastReportedFraction = 0
             state.body = BodyBuffer(pool: environment.buffers, expected: expected.map { Int(min($0, Int64(limit))) })
@@ -151,6 +185,24 @@ extension DownloadTransfer: CurlExchangeOwner {
     }
 
     func exchange(_ exchange: CurlExchange, didReceive bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let decoder = state.withLock({ $0.decoder }) else { return receive(bytes) }
+        do {
+            // Each decoded piece (64 KiB at most) is counted against the limit as it appears.
+            return try decoder.decode(bytes) { receive($0) }
+        } catch {
+            fail(undecodable(decoder, error.reason, status: state.withLock { $0.response?.statusCode }))
+            return false
+        }
+    }
+
+    /// The failure of a body sent with a coding it was not asked for that does not decode.
+    private func undecodable(_ decoder: ContentDecoder, _ reason: String, status: Int?) -> WebImageError {
+        WebImageError(.invalidDownloadResponse, "Download of \(url.absoluteString) failed: its body, sent with Content-Encoding: \(decoder.coding.rawValue) though identity was asked for, does not decode: \(reason)", underlyingError: URLError(.cannotDecodeContentData), url: url, statusCode: status)
+    }
+
+    /// A piece of the body as it is kept (decoded, if it was encoded): counted against the
+    /// limit, appended, reported.
+    private func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let limit = environment.configuration.maximumResponseSize
         let interval = environment.configuration.minimumProgressInterval
         enum Next { case stop, tooLarge(Int), outOfMemory, progress(received: Int64, expected: Int64?, handlers: [ImageLoaderProgressHandler], progressive: Bool) }
@@ -211,7 +263,7 @@ extension DownloadTransfer: CurlExchangeOwner {
                 return next
             }
             if let next {
-                environment.loop.start(next)
+                launch(next)
                 return
             }
         }
@@ -332,6 +384,9 @@ extension DownloadTransfer: CurlExchangeOwner {
                 }
                 if let expected = state.expectedBytes, received < expected {
                     return .failure(truncated(received: received, expected: expected, status: state.response?.statusCode))
+                }
+                if let decoder = state.decoder, decoder.receivedBytes > 0, !decoder.isComplete {
+                    return .failure(undecodable(decoder, "the body ends before its compressed stream (\(decoder.receivedBytes) bytes received)", status: state.response?.statusCode))
                 }
                 return .success(state.body?.take() ?? Data(), state.response)
             case .cancelled:

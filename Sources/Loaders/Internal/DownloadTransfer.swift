@@ -52,6 +52,8 @@ final class DownloadTransfer: Sendable {
         var deadline: ContinuousClock.Instant?
         /// The body of the accepted response, as it arrives.
         var body: BodyBuffer?
+        /// Inflates a body sent gzip or deflate that libcurl does not decode (not asked for).
+        var decoder: ContentDecoder?
         var expectedBytes: Int64?
         var failure: WebImageError?
         var redirects = 0
@@ -139,8 +141,7 @@ final class DownloadTransfer: Sendable {
             return state.lifecycle.started()
         }
         environment.events.emit(.started(url: url, request: settings.request))
-        environment.loop.start(exchange)
-        if cancelNow { environment.loop.cancel(exchange) }
+        launch(exchange, cancelNow: cancelNow)
         return true
     }
 

@@ -9,7 +9,9 @@ import Glibc
 ///
 /// It runs in libcurl's open-socket callback, on the address actually connected (after DNS,
 /// `CURLOPT_RESOLVE` and redirects), so a name that resolves to an inner address cannot slip
-/// past it. With a proxy, the address checked is the proxy's.
+/// past it. Environment proxies are not used with the guard; with an explicit proxy, the
+/// target is checked before the request by ``TargetCheck`` and the connection (the proxy's)
+/// is not judged.
 struct AddressGuard: Sendable {
     /// An exempted network: the address bytes (4 or 16) and the prefix length.
     struct Network: Sendable, Equatable {
@@ -76,27 +78,57 @@ struct AddressGuard: Sendable {
     }
 
     /// Why the address is refused, or `nil` if it is a public one or an exempted one.
-    func refusal(for address: UnsafePointer<sockaddr>, length: Int) -> String? {
+    ///
+    /// `address` is a socket address with its real length (`curl_sockaddr`'s `addrlen`): it
+    /// is copied into a `sockaddr_storage` (zero-filled, 128 bytes) before it is read, so an
+    /// IPv6 address (28 bytes) is never read through a 16-byte `sockaddr`.
+    func refusal(for address: UnsafeRawBufferPointer) -> String? {
         if let invalidEntry {
             return "an address the guard cannot judge: the allowedNonPublicAddresses entry \"\(invalidEntry)\" is not an IP address or a CIDR network"
         }
-        switch Int32(address.pointee.sa_family) {
+        var storage = sockaddr_storage()
+        let length = min(address.count, MemoryLayout<sockaddr_storage>.size)
+        withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: address[0..<length])) }
+        guard length >= MemoryLayout<sa_family_t>.size else { return "a malformed socket address (\(address.count) bytes)" }
+        switch Int32(storage.ss_family) {
         case AF_INET:
-            guard length >= MemoryLayout<sockaddr_in>.size else { return "a malformed IPv4 address" }
-            let raw = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr.s_addr }
-            if exemptions.contains(where: { $0.contains(withUnsafeBytes(of: raw) { Array($0) }) }) { return nil }
-            let value = UInt32(bigEndian: raw)
-            return Self.refusal(ipv4: value)
+            guard length >= MemoryLayout<sockaddr_in>.size else { return "a malformed IPv4 address (\(length) bytes)" }
+            let raw = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr } }
+            return refusal(address: withUnsafeBytes(of: raw) { Array($0) })
         case AF_INET6:
-            guard length >= MemoryLayout<sockaddr_in6>.size else { return "a malformed IPv6 address" }
-            var bytes = [UInt8](repeating: 0, count: 16)
-            address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
-                withUnsafeBytes(of: pointer.pointee.sin6_addr) { bytes = Array($0) }
-            }
-            if exemptions.contains(where: { $0.contains(bytes) }) { return nil }
-            return Self.refusal(ipv6: bytes)
+            guard length >= MemoryLayout<sockaddr_in6>.size else { return "a malformed IPv6 address (\(length) bytes)" }
+            let raw = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_addr } }
+            return refusal(address: withUnsafeBytes(of: raw) { Array($0) })
         default:
-            return "an address of family \(address.pointee.sa_family), not IPv4 or IPv6"
+            return "an address of family \(storage.ss_family), not IPv4 or IPv6"
+        }
+    }
+
+    /// Why an address (4 or 16 bytes, network order) is refused, or `nil` if it is public or
+    /// exempted. An IPv4-mapped address (`::ffff:a.b.c.d`) is exempted by a network of its
+    /// IPv4 address too: the connection goes to that address.
+    func refusal(address bytes: [UInt8]) -> String? {
+        if exemptions.contains(where: { $0.contains(bytes) }) { return nil }
+        if bytes.count == 16, bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF,
+           exemptions.contains(where: { $0.contains(Array(bytes[12..<16])) }) {
+            return nil
+        }
+        return Self.classification(of: bytes)
+    }
+
+    /// Whether an address (4 or 16 bytes, network order) is a public unicast one: the pure
+    /// classification the guard applies, without the allow-list.
+    static func isPublic(_ bytes: [UInt8]) -> Bool {
+        classification(of: bytes) == nil
+    }
+
+    /// The class of a non-public address (4 or 16 bytes, network order), in words with the
+    /// address, or `nil` for a public one. Any other length is refused.
+    static func classification(of bytes: [UInt8]) -> String? {
+        switch bytes.count {
+        case 4: refusal(ipv4: UInt32(bytes[0]) << 24 | UInt32(bytes[1]) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3]))
+        case 16: refusal(ipv6: bytes)
+        default: "an address of \(bytes.count) bytes, not IPv4 or IPv6"
         }
     }
 
@@ -116,6 +148,9 @@ struct AddressGuard: Sendable {
             (0x6440_0000, 10, "shared CGNAT (100.64.0.0/10)"),
             (0xA9FE_0000, 16, "link-local (169.254.0.0/16)"),
             (0xC000_0000, 24, "IETF protocol assignments (192.0.0.0/24)"),
+            (0xC000_0200, 24, "documentation (192.0.2.0/24)"),
+            (0xC633_6400, 24, "documentation (198.51.100.0/24)"),
+            (0xCB00_7100, 24, "documentation (203.0.113.0/24)"),
             (0xC612_0000, 15, "benchmarking (198.18.0.0/15)"),
             (0xE000_0000, 4, "multicast (224.0.0.0/4)"),
             (0xF000_0000, 4, "reserved or broadcast (240.0.0.0/4)"),
@@ -126,25 +161,59 @@ struct AddressGuard: Sendable {
         return nil
     }
 
-    /// The class of an IPv6 address that is refused, or `nil`. IPv4-mapped and NAT64
-    /// addresses are checked as the IPv4 address inside.
+    /// The class of an IPv6 address that is refused, or `nil`. Addresses that carry an IPv4
+    /// address the connection reaches (IPv4-mapped, NAT64 well-known prefix, 6to4) are judged
+    /// by that IPv4 address; anything outside global unicast (2000::/3) is refused, and so are
+    /// the special ranges inside it that are not globally reachable (Teredo, documentation,
+    /// benchmarking, ORCHID).
     static func refusal(ipv6 bytes: [UInt8]) -> String? {
-        let text = stride(from: 0, to: 16, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }.joined(separator: ":")
-        if bytes[0..<15].allSatisfy({ $0 == 0 }) {
-            return bytes[15] == 1 ? "\(text), the loopback address (::1)" : bytes[15] == 0 ? "\(text), the unspecified address (::)" : "\(text), a reserved address (::/96)"
+        precondition(bytes.count == 16)
+        let text = text(ipv6: bytes)
+        func within(_ prefix: [UInt8], _ bits: Int) -> Bool {
+            Network(bytes: prefix + [UInt8](repeating: 0, count: 16 - prefix.count), prefix: bits).contains(bytes)
         }
-        let embedded = UInt32(bytes[12]) << 24 | UInt32(bytes[13]) << 16 | UInt32(bytes[14]) << 8 | UInt32(bytes[15])
-        if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF {
-            return refusal(ipv4: embedded).map { "\(text) (IPv4-mapped \($0))" }
+        func ipv4(at offset: Int) -> UInt32 {
+            UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
         }
-        if bytes[0] == 0x00 && bytes[1] == 0x64 && bytes[2] == 0xFF && bytes[3] == 0x9B && bytes[4..<12].allSatisfy({ $0 == 0 }) {
-            return refusal(ipv4: embedded).map { "\(text) (NAT64 \($0))" }
+        if within([], 128) { return "\(text), the unspecified address (::)" }
+        if within([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], 128) { return "\(text), the loopback address (::1)" }
+        if within([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF], 96) {
+            return refusal(ipv4: ipv4(at: 12)).map { "\(text) (IPv4-mapped \($0))" }
         }
-        if bytes[0] & 0xFE == 0xFC { return "\(text), a unique local address (fc00::/7)" }
-        if bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80 { return "\(text), a link-local address (fe80::/10)" }
-        if bytes[0] == 0xFE && bytes[1] & 0xC0 == 0xC0 { return "\(text), a site-local address (fec0::/10)" }
-        if bytes[0] == 0xFF { return "\(text), a multicast address (ff00::/8)" }
-        if bytes[0] == 0x20 && bytes[1] == 0x01 && bytes[2] == 0x0D && bytes[3] == 0xB8 { return "\(text), a documentation address (2001:db8::/32)" }
+        if within([], 96) { return "\(text), an IPv4-compatible address (::/96, deprecated)" }
+        if within([0x00, 0x64, 0xFF, 0x9B], 96) {
+            return refusal(ipv4: ipv4(at: 12)).map { "\(text) (NAT64 \($0))" }
+        }
+        if within([0x00, 0x64, 0xFF, 0x9B, 0x00, 0x01], 48) { return "\(text), a local-use NAT64 address (64:ff9b:1::/48)" }
+        if within([0x01, 0x00], 64) { return "\(text), a discard-only address (100::/64)" }
+        if within([0x20, 0x02], 16) {
+            return refusal(ipv4: ipv4(at: 2)).map { "\(text) (6to4 of \($0))" }
+        }
+        let named: [([UInt8], Int, String)] = [
+            ([0x20, 0x01, 0x00, 0x00], 32, "a Teredo (2001::/32)"),
+            ([0x20, 0x01, 0x00, 0x02, 0x00, 0x00], 48, "a benchmarking (2001:2::/48)"),
+            ([0x20, 0x01, 0x00, 0x10], 28, "an ORCHID (2001:10::/28)"),
+            ([0x20, 0x01, 0x00, 0x20], 28, "an ORCHIDv2 (2001:20::/28)"),
+            ([0x20, 0x01, 0x0D, 0xB8], 32, "a documentation (2001:db8::/32)"),
+            ([0x3F, 0xFF], 20, "a documentation (3fff::/20)"),
+            ([0xFC], 7, "a unique local (fc00::/7)"),
+            ([0xFE, 0x80], 10, "a link-local (fe80::/10)"),
+            ([0xFE, 0xC0], 10, "a site-local (fec0::/10)"),
+            ([0xFF], 8, "a multicast (ff00::/8)"),
+        ]
+        for (prefix, bits, name) in named where within(prefix, bits) {
+            return "\(text), \(name) address"
+        }
+        if !within([0x20], 3) { return "\(text), not a global unicast address (outside 2000::/3)" }
         return nil
+    }
+
+    /// An IPv6 address as `inet_ntop` writes it (`::ffff:127.0.0.1`, `2001:db8::1`).
+    static func text(ipv6 bytes: [UInt8]) -> String {
+        var address = in6_addr()
+        withUnsafeMutableBytes(of: &address) { $0.copyBytes(from: bytes.prefix(16)) }
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        guard inet_ntop(AF_INET6, &address, &buffer, socklen_t(buffer.count)) != nil else { return "(an IPv6 address)" }
+        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 }

@@ -16,8 +16,22 @@ enum CurlErrors {
         if code == CURLE_FILESIZE_EXCEEDED {
             return WebImageError(.invalidDownloadResponse, "Download of \(url.absoluteString) refused: it declares more than the limit of \(limit) bytes\(where_)", underlyingError: URLError(.dataLengthExceedsMaximum), url: url)
         }
+        if isMalformedChunkedBody(code, reason) {
+            // The server's framing is broken: retrying gets the same bytes, so the URL is
+            // blocked like any other bad response (not a lost connection).
+            return WebImageError(.invalidDownloadResponse, "Download of \(url.absoluteString) failed\(where_): the server sent a malformed chunked body (\(reason))", underlyingError: URLError(.cannotParseResponse), url: url)
+        }
         let urlCode = urlErrorCode(code)
         return WebImageError(.invalidDownloadResponse, "Download of \(url.absoluteString) failed\(where_): \(reason) (curl error \(code.rawValue))", underlyingError: URLError(urlCode), url: url)
+    }
+
+    /// Whether libcurl failed on the framing of a chunked body: `CURLE_RECV_ERROR` with a
+    /// message of its chunk parser, "... in chunked-encoding" (libcurl 7.88: "Illegal or
+    /// missing hexadecimal sequence", "Too long hexadecimal number", "Malformed encoding
+    /// found"), as opposed to a receive that failed on the socket. A connection closed in the
+    /// middle of a chunk is `CURLE_PARTIAL_FILE`, a lost connection as any other.
+    static func isMalformedChunkedBody(_ code: CURLcode, _ text: String) -> Bool {
+        code == CURLE_RECV_ERROR && text.contains("chunked-encoding")
     }
 
     /// The `URLError` code nearest to a libcurl code.

@@ -33,7 +33,15 @@ final class CurlExchange: @unchecked Sendable {
         var caFile: String?
         var caDirectory: String?
         var resolve: [String] = []
+        /// Judges every address libcurl connects to (direct connections).
         var addressGuard: AddressGuard?
+        /// `CURLOPT_PROXY`: a proxy URL, or "" to ignore the environment's; `nil` leaves
+        /// libcurl's default (the environment's proxies).
+        var proxy: String?
+        /// Judges the target before a request through an explicit proxy (``TargetCheck``).
+        var targetGuard: AddressGuard?
+        /// What ``TargetCheck`` found for this hop, set before the exchange starts.
+        var targetCheck: TargetCheck.Outcome?
         var idleTimeout: Duration
         var deadline: ContinuousClock.Instant?
         var prefersHTTP2 = true
@@ -63,13 +71,15 @@ final class CurlExchange: @unchecked Sendable {
         case refuse
     }
 
-    let request: Request
+    /// Set on creation; ``setTargetCheck(_:)`` completes it before the exchange starts.
+    private(set) var request: Request
     private let owner: any CurlExchangeOwner
 
     // Loop-thread state.
     private(set) var handle: UnsafeMutableRawPointer?
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var resolveList: UnsafeMutablePointer<curl_slist>?
+    private var connectToList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     private var parsing: (status: Int, version: String, fields: [(name: String, value: String)])?
     private var head: CurlResponseHead?
@@ -97,6 +107,7 @@ final class CurlExchange: @unchecked Sendable {
         if let handle { curl_easy_cleanup(handle) }
         curl_slist_free_all(headerList)
         curl_slist_free_all(resolveList)
+        curl_slist_free_all(connectToList)
         errorBuffer.deallocate()
     }
 
@@ -112,6 +123,17 @@ final class CurlExchange: @unchecked Sendable {
         }
         self.handle = handle
         lastActivity = .now
+        switch request.targetCheck {
+        case .refused(let refusal)?:
+            guardRefusal = refusal
+            complete(.failed(CURLE_COULDNT_CONNECT, "refused before the request: \(refusal)"))
+            return nil
+        case .unresolved(let reason)?:
+            complete(.failed(CURLE_COULDNT_RESOLVE_HOST, reason))
+            return nil
+        case .pinned, nil:
+            break
+        }
         let context = Unmanaged.passUnretained(self).toOpaque()
         var failures: [String] = []
         func check(_ code: CURLcode, _ what: String) {
@@ -174,15 +196,31 @@ final class CurlExchange: @unchecked Sendable {
         }
         for entry in request.resolve { resolveList = curl_slist_append(resolveList, entry) }
         if resolveList != nil { check(wi_curl_set_slist(handle, CURLOPT_RESOLVE, resolveList), "resolve") }
-        if request.addressGuard != nil {
-            check(wi_curl_set_opensocket_function(handle, curlExchangeOpenSocket), "open-socket function")
-            check(wi_curl_set_pointer(handle, CURLOPT_OPENSOCKETDATA, context), "open-socket data")
+        if let proxy = request.proxy {
+            check(wi_curl_set_string(handle, CURLOPT_PROXY, proxy), "proxy")
+            // An explicit proxy carries every request (the environment's no_proxy ignored).
+            if !proxy.isEmpty { check(wi_curl_set_string(handle, CURLOPT_NOPROXY, ""), "no proxy") }
         }
+        if case .pinned(let entry)? = request.targetCheck {
+            // The CONNECT goes to the address the guard checked, not to the name.
+            check(wi_curl_set_long(handle, CURLOPT_HTTPPROXYTUNNEL, 1), "proxy tunnel")
+            connectToList = curl_slist_append(connectToList, entry)
+            check(wi_curl_set_slist(handle, CURLOPT_CONNECT_TO, connectToList), "connect to")
+        }
+        // Always: the callback opens every socket close-on-exec, and runs the address guard if any.
+        check(wi_curl_set_opensocket_function(handle, curlExchangeOpenSocket), "open-socket function")
+        check(wi_curl_set_pointer(handle, CURLOPT_OPENSOCKETDATA, context), "open-socket data")
         guard failures.isEmpty else {
             complete(.failed(CURLE_FAILED_INIT, "libcurl refused the request's options (\(failures.joined(separator: "; ")))"))
             return nil
         }
         return handle
+    }
+
+    /// Completes the request with the target check of a hop through a proxy; called before
+    /// the exchange is started on the loop (which orders it before the loop thread's reads).
+    func setTargetCheck(_ outcome: TargetCheck.Outcome) {
+        request.targetCheck = outcome
     }
 
     /// The deadline that has passed at `now`, if any; of two, the one that passed first (so
@@ -297,17 +335,29 @@ final class CurlExchange: @unchecked Sendable {
         }
     }
 
-    /// The address guard's check of the address libcurl is about to connect to.
+    /// The address guard's check of the address libcurl is about to connect to, then the
+    /// socket (close-on-exec: a process the application spawns does not inherit it).
+    ///
+    /// The address is read with its real length (`addrlen`) from the bytes libcurl gave, not
+    /// through the 16-byte `sockaddr` field Swift sees: libcurl's `curl_sockaddr` ends in a
+    /// `sockaddr_storage`-sized union, so an IPv6 address runs past that field.
     fileprivate func openSocket(purpose: curlsocktype, address: UnsafeMutablePointer<curl_sockaddr>) -> curl_socket_t {
         let family = address.pointee.family
         if let addressGuard = request.addressGuard {
-            let refusal = withUnsafePointer(to: &address.pointee.addr) { addressGuard.refusal(for: $0, length: Int(address.pointee.addrlen)) }
-            if let refusal {
+            let offset = MemoryLayout<curl_sockaddr>.offset(of: \.addr) ?? 16
+            let length = min(Int(address.pointee.addrlen), MemoryLayout<sockaddr_storage>.size)
+            let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(address) + offset, count: length)
+            if let refusal = addressGuard.refusal(for: bytes) {
                 guardRefusal = refusal
                 return CURL_SOCKET_BAD
             }
         }
-        return socket(family, address.pointee.socktype, address.pointee.protocol)
+        return Self.openSocket(family: family, type: address.pointee.socktype, protocol: address.pointee.protocol)
+    }
+
+    /// `socket(2)` with `SOCK_CLOEXEC`.
+    static func openSocket(family: Int32, type: Int32, protocol: Int32) -> curl_socket_t {
+        socket(family, type | Int32(SOCK_CLOEXEC.rawValue), `protocol`)
     }
 }
 
@@ -328,7 +378,7 @@ private func curlExchangeHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: In
     return exchange.header(UnsafeRawBufferPointer(start: data, count: total)) ? total : 0
 }
 
-/// libcurl's open-socket callback, set only with an address guard.
+/// libcurl's open-socket callback: the address guard, if any, then a close-on-exec socket.
 private func curlExchangeOpenSocket(_ context: UnsafeMutableRawPointer?, _ purpose: curlsocktype, _ address: UnsafeMutablePointer<curl_sockaddr>?) -> curl_socket_t {
     guard let context, let address else { return CURL_SOCKET_BAD }
     return Unmanaged<CurlExchange>.fromOpaque(context).takeUnretainedValue().openSocket(purpose: purpose, address: address)
