@@ -71,6 +71,9 @@ struct ServeCommand: Command {
           --max-frames N        Most frames in a source (default 1000).
           --max-output N        Largest output side, in pixels (default 8192).
           --max-url-length N    Longest request path, in bytes (default 4096).
+          --max-filters N       Most filters one URL may name (default 32; more is 400).
+          --max-filter-work N   Most pixel operations one URL's filters may ask for: output
+                                pixels times the blur radius, summed (default 2000000000).
           --timeout SECONDS     Deadline of one request (default 30): 504 after it.
           --origin-timeout SECONDS
                                 An origin fetch that receives nothing for this long fails

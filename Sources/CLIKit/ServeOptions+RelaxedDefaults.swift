@@ -40,6 +40,8 @@ extension ServeOptions {
         limit("--max-frames", serve.server.maximumSourceFrames, safe.server.maximumSourceFrames, number)
         limit("--max-output", serve.server.maximumOutputDimension, safe.server.maximumOutputDimension, number)
         limit("--max-url-length", serve.server.maximumURLLength, safe.server.maximumURLLength, number)
+        limit("--max-filters", serve.server.maximumFilterCount, safe.server.maximumFilterCount, number)
+        limit("--max-filter-work", serve.server.maximumFilterWork, safe.server.maximumFilterWork, number)
         limit("--timeout", serve.server.requestTimeout, safe.server.requestTimeout, seconds)
         limit("--origin-timeout", serve.server.downloaderConfiguration.downloadTimeout, safe.server.downloaderConfiguration.downloadTimeout) { Self.secondsText(.milliseconds(Int64(($0 * 1000).rounded()))) }
         limit("--queue", serve.server.maximumQueuedTransforms, safe.server.maximumQueuedTransforms, number)

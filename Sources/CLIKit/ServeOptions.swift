@@ -43,7 +43,7 @@ struct ServeOptions: Sendable {
     static let valueOptions: Set<String> = [
         "--port", "--host", "--key", "--key-file", "--cache-dir", "--memory-cache-mb", "--disk-cache-mb",
         "--redis", "--redis-namespace", "--allow-source-host", "--root", "--max-source-bytes",
-        "--max-source-pixels", "--max-total-pixels", "--max-frames", "--max-output", "--max-url-length",
+        "--max-source-pixels", "--max-total-pixels", "--max-frames", "--max-output", "--max-url-length", "--max-filters", "--max-filter-work",
         "--timeout", "--origin-timeout", "--queue", "--threads", "--workers", "--max-connections",
         "--max-connections-per-client", "--client-timeout", "--max-age", "--quality", "--webp-method", "--access-log",
     ]
@@ -120,6 +120,8 @@ struct ServeOptions: Sendable {
         serve.server.maximumSourceFrames = try Self.integer(arguments, "--max-frames", in: 1...Int.max, command: command) ?? serve.server.maximumSourceFrames
         serve.server.maximumOutputDimension = try Self.integer(arguments, "--max-output", in: 1...65535, command: command) ?? serve.server.maximumOutputDimension
         serve.server.maximumURLLength = try Self.integer(arguments, "--max-url-length", in: 16...1_048_576, command: command) ?? serve.server.maximumURLLength
+        serve.server.maximumFilterCount = try Self.integer(arguments, "--max-filters", in: 1...100_000, command: command) ?? serve.server.maximumFilterCount
+        serve.server.maximumFilterWork = try Self.integer(arguments, "--max-filter-work", in: 1...Int.max, command: command) ?? serve.server.maximumFilterWork
         if let value = arguments.value("--timeout") {
             guard let seconds = Double(value), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
                 throw .usage("\(command): --timeout needs a number of seconds above 0 (30, 2.5), not '\(value)'")

@@ -141,6 +141,8 @@ import WebPCoder
         (["--quality", "101"], "--quality needs a whole number from 1 to 100"),
         (["--webp-method", "7"], "--webp-method needs a whole number from 0 to 6"),
         (["--max-url-length", "3"], "--max-url-length needs a whole number from 16"),
+        (["--max-filters", "0"], "--max-filters needs a whole number from 1 to 100000, not '0'"),
+        (["--max-filter-work", "much"], "--max-filter-work needs a whole number from 1"),
         (["--max-connections-per-client", "-1"], "--max-connections-per-client needs a whole number from 0 to 1000000, not '-1'"),
         (["--client-timeout", "soon"], "--client-timeout needs a number of seconds (10, 2.5; 0 for none), not 'soon'"),
         (["--root", "/nonexistent/root"], "--root /nonexistent/root is not a directory"),
@@ -172,6 +174,14 @@ import WebPCoder
         let server = try ServeCommand.makeServer(flags, command: "serve")
         #expect(server.http.configuration.connectionsPerClientLimit == 0)
         #expect(server.http.configuration.requestHeadTimeout == .milliseconds(2500))
+    }
+
+    @Test func theFilterLimitsAreSetAndARaisedOneIsARelaxedDefault() throws {
+        let defaults = try options(["--key", "k"])
+        #expect(defaults.serve.server.maximumFilterCount == 32 && defaults.serve.server.maximumFilterWork == 2_000_000_000)
+        let set = try options(["--key", "k", "--max-filters", "8"], environment: ["WEBIMAGE_SERVE_MAX_FILTER_WORK": "5000000000"])
+        #expect(set.serve.server.maximumFilterCount == 8 && set.serve.server.maximumFilterWork == 5_000_000_000)
+        #expect(set.relaxedDefaults.map(\.option) == ["--max-filter-work"], "a lower limit is stricter, a higher one relaxed")
     }
 
     @Test func relaxedDefaultsNameTheSettingAndWhereItCameFrom() throws {
