@@ -49,6 +49,15 @@ public final class BlockingWorkExecutor: Sendable {
         if isCurrentJobCancelled { throw CancellationError() }
     }
 
+    /// Whether row loops stop before `row`: every ``cancellationRowInterval`` rows they look at
+    /// ``isCurrentJobCancelled`` (one thread-local read and one atomic load).
+    package static func isCurrentJobCancelled(beforeRow row: Int) -> Bool {
+        row % cancellationRowInterval == 0 && isCurrentJobCancelled
+    }
+
+    /// How many rows row loops run between two looks at their job's cancellation.
+    package static let cancellationRowInterval = 16
+
     private struct Job {
         let id: UInt64
         /// Runs the work and resumes the caller with its result, or queues the work's next step

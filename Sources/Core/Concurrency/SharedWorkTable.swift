@@ -137,11 +137,6 @@ package struct SharedWorkTable<Key: Hashable & Sendable, Subscriber: Sendable, E
         return true
     }
 
-    /// Whether the flight `generation` of `key` is still in the table.
-    package func contains(_ key: Key, generation: UInt64) -> Bool {
-        flights[key]?.generation == generation
-    }
-
     /// Takes subscriber `id` out.
     /// - Returns: What happened, or `nil` when it waits for nothing (it was resumed already or
     ///   never joined).

@@ -52,7 +52,7 @@ struct DirectGaussianBlur {
                     var computed = 0
                     for y in 0..<height {
                         // A cancelled job (BlockingWorkExecutor.isCurrentJobCancelled) stops between rows.
-                        if y % 16 == 0, BlockingWorkExecutor.isCurrentJobCancelled {
+                        if BlockingWorkExecutor.isCurrentJobCancelled(beforeRow: y) {
                             cancelled = true
                             break
                         }

@@ -180,7 +180,7 @@ struct GaussianBlurKernel {
                 let row = { (y: Int, target: UnsafeMutablePointer<SIMD4<Int32>>) -> Bool in
                     // A cancelled job (BlockingWorkExecutor.isCurrentJobCancelled) stops the
                     // passes between rows and throws below.
-                    if y % 16 == 0, BlockingWorkExecutor.isCurrentJobCancelled {
+                    if BlockingWorkExecutor.isCurrentJobCancelled(beforeRow: y) {
                         cancelled = true
                         return false
                     }

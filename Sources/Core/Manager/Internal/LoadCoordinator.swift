@@ -50,6 +50,18 @@ final class LoadCoordinator: Sendable {
         var active: [UInt64: (sink: ImageEventSink, url: URL)] = [:]
         /// Joiners' sinks before ``activate(id:)``.
         var waiting: [UInt64: ImageEventSink] = [:]
+
+        /// The subscribers `ids` end: returns the active sinks to report it to now (they stop
+        /// being active unless `keepsActive`); the waiting joiners among them, whose end is kept
+        /// for ``activate(id:)``, go into `pending`.
+        mutating func ending(_ ids: some Sequence<UInt64>, keepsActive: Bool, pending: inout [UInt64]) -> [(sink: ImageEventSink, url: URL)] {
+            var now: [(sink: ImageEventSink, url: URL)] = []
+            for id in ids {
+                if let active = keepsActive ? active[id] : active.removeValue(forKey: id) { now.append(active) }
+                if waiting.removeValue(forKey: id) != nil { pending.append(id) }
+            }
+            return now
+        }
     }
 
     /// The coordinator's own state of a load (the table keeps its subscribers and task).
@@ -76,15 +88,8 @@ final class LoadCoordinator: Sendable {
             with end: Result<ImageLoadResult, any Error>, keepsActive: Bool = false
         ) -> [(sink: ImageEventSink, url: URL)] {
             var pending: [UInt64] = []
-            let now = table.updateExtra(key, generation: generation) { load -> [(sink: ImageEventSink, url: URL)] in
-                guard var sinks = load.sinks else { return [] }
-                var now: [(sink: ImageEventSink, url: URL)] = []
-                for id in ids {
-                    if let active = keepsActive ? sinks.active[id] : sinks.active.removeValue(forKey: id) { now.append(active) }
-                    if sinks.waiting.removeValue(forKey: id) != nil { pending.append(id) }
-                }
-                load.sinks = sinks
-                return now
+            let now = table.updateExtra(key, generation: generation) { load in
+                load.sinks?.ending(ids, keepsActive: keepsActive, pending: &pending) ?? []
             } ?? []
             for id in pending { pendingEnds[id] = end }
             return now
@@ -92,12 +97,10 @@ final class LoadCoordinator: Sendable {
 
         /// ``ending(_:of:generation:with:keepsActive:)`` for a load already out of the table.
         mutating func ending(_ ids: some Sequence<UInt64>, of load: Load, with end: Result<ImageLoadResult, any Error>) -> [(sink: ImageEventSink, url: URL)] {
-            guard let sinks = load.extra.sinks else { return [] }
-            var now: [(sink: ImageEventSink, url: URL)] = []
-            for id in ids {
-                if let active = sinks.active[id] { now.append(active) }
-                if sinks.waiting[id] != nil { pendingEnds[id] = end }
-            }
+            guard var sinks = load.extra.sinks else { return [] }
+            var pending: [UInt64] = []
+            let now = sinks.ending(ids, keepsActive: true, pending: &pending)
+            for id in pending { pendingEnds[id] = end }
             return now
         }
     }
@@ -169,7 +172,7 @@ final class LoadCoordinator: Sendable {
         let orphaned = state.withLock { state -> Bool in
             if state.table.attach(task, to: key, generation: generation) { return false }
             // Gone (every requester left) rather than closed (delivered already).
-            return !state.table.contains(key, generation: generation)
+            return state.table.flight(key, generation: generation) == nil
         }
         if orphaned { task.cancel() }
     }

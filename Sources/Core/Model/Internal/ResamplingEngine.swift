@@ -89,7 +89,7 @@ enum ResamplingEngine {
         return horizontal.withTables { hFirst, hCount, hWeights, hStride in
             vertical.withTables { vFirst, vCount, vWeights, vStride in
                 for y in 0..<vertical.outputCount {
-                    if y % cancellationRows == 0, BlockingWorkExecutor.isCurrentJobCancelled { return false }
+                    if BlockingWorkExecutor.isCurrentJobCancelled(beforeRow: y) { return false }
                     let first = vFirst[y]
                     let count = vCount[y]
                     // Make sure every row of the window is in the ring.
@@ -155,7 +155,7 @@ enum ResamplingEngine {
         return horizontal.withTables { hFirst, hCount, hWeights, hStride in
             vertical.withTables { vFirst, vCount, vWeights, vStride in
                 for y in 0..<vertical.outputCount {
-                    if y % cancellationRows == 0, BlockingWorkExecutor.isCurrentJobCancelled { return false }
+                    if BlockingWorkExecutor.isCurrentJobCancelled(beforeRow: y) { return false }
                     let first = vFirst[y]
                     let count = vCount[y]
                     let weights = vWeights + y * vStride
@@ -175,9 +175,6 @@ enum ResamplingEngine {
             }
         }
     }
-
-    /// How many output rows pass between two looks at the job's cancellation.
-    private static let cancellationRows = 16
 
     // MARK: - Row kernels
 

@@ -86,21 +86,36 @@ struct AddressGuard: Sendable {
         if let invalidEntry {
             return "an address the guard cannot judge: the allowedNonPublicAddresses entry \"\(invalidEntry)\" is not an IP address or a CIDR network"
         }
+        switch Self.addressBytes(of: address) {
+        case .success(let bytes): return refusal(address: bytes)
+        case .failure(let problem): return problem.description
+        }
+    }
+
+    /// Why a socket address could not be read as an IP address.
+    struct UnreadableAddress: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The IP address (4 or 16 bytes, network order) of a socket address given with its real
+    /// length, read from a zero-filled `sockaddr_storage` copy (never through a type larger
+    /// than the bytes given).
+    static func addressBytes(of address: UnsafeRawBufferPointer) -> Result<[UInt8], UnreadableAddress> {
         var storage = sockaddr_storage()
         let length = min(address.count, MemoryLayout<sockaddr_storage>.size)
         withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: address[0..<length])) }
-        guard length >= MemoryLayout<sa_family_t>.size else { return "a malformed socket address (\(address.count) bytes)" }
+        guard length >= MemoryLayout<sa_family_t>.size else { return .failure(UnreadableAddress(description: "a malformed socket address (\(address.count) bytes)")) }
         switch Int32(storage.ss_family) {
         case AF_INET:
-            guard length >= MemoryLayout<sockaddr_in>.size else { return "a malformed IPv4 address (\(length) bytes)" }
+            guard length >= MemoryLayout<sockaddr_in>.size else { return .failure(UnreadableAddress(description: "a malformed IPv4 address (\(length) bytes)")) }
             let raw = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr } }
-            return refusal(address: withUnsafeBytes(of: raw) { Array($0) })
+            return .success(withUnsafeBytes(of: raw) { Array($0) })
         case AF_INET6:
-            guard length >= MemoryLayout<sockaddr_in6>.size else { return "a malformed IPv6 address (\(length) bytes)" }
+            guard length >= MemoryLayout<sockaddr_in6>.size else { return .failure(UnreadableAddress(description: "a malformed IPv6 address (\(length) bytes)")) }
             let raw = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_addr } }
-            return refusal(address: withUnsafeBytes(of: raw) { Array($0) })
+            return .success(withUnsafeBytes(of: raw) { Array($0) })
         default:
-            return "an address of family \(storage.ss_family), not IPv4 or IPv6"
+            return .failure(UnreadableAddress(description: "an address of family \(storage.ss_family), not IPv4 or IPv6"))
         }
     }
 

@@ -96,20 +96,9 @@ enum TargetCheck {
         var addresses: [[UInt8]] = []
         var next = list
         while let info = next {
-            if let address = info.pointee.ai_addr {
-                let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(address), count: Int(info.pointee.ai_addrlen))
-                var storage = sockaddr_storage()
-                withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes.prefix(MemoryLayout<sockaddr_storage>.size))) }
-                switch Int32(storage.ss_family) {
-                case AF_INET:
-                    let raw = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr } }
-                    addresses.append(withUnsafeBytes(of: raw) { Array($0) })
-                case AF_INET6:
-                    let raw = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_addr } }
-                    addresses.append(withUnsafeBytes(of: raw) { Array($0) })
-                default:
-                    break
-                }
+            if let address = info.pointee.ai_addr,
+               case .success(let bytes) = AddressGuard.addressBytes(of: UnsafeRawBufferPointer(start: UnsafeRawPointer(address), count: Int(info.pointee.ai_addrlen))) {
+                addresses.append(bytes)
             }
             next = info.pointee.ai_next
         }
