@@ -81,12 +81,14 @@ let package = Package(
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
         .target(name: "WebImageTransformers", dependencies: ["WebImageCore"], path: "Sources/Transformers", swiftSettings: strictSettings),
         // The image server's handler (thumbor-style URLs, the pipeline, caches, metrics): no HTTP library.
-        .target(name: "WebImageServer", dependencies: ["SwiftWebImage"], path: "Sources/Server", swiftSettings: strictSettings),
+        .target(name: "WebImageServer", dependencies: ["SwiftWebImage", "CMalloc"], path: "Sources/Server", swiftSettings: strictSettings),
+        // CMalloc: glibc's mallopt and malloc_trim (malloc.h), for the serving memory budget.
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // An HTTP/1.1 server on libmicrohttpd that runs any ServerRequestHandler (`webimage serve`).
         .target(name: "WebImageHTTPServer", dependencies: ["WebImageServer", "CMicroHTTPD"], path: "Sources/HTTPServer", swiftSettings: strictSettings),
         // Serving as a whole (issue 32): the configuration with its defaults, the cache topology
         // and memory split, Redis layering, the access log; `webimage serve` only parses into it.
-        .target(name: "WebImageServe", dependencies: ["SwiftWebImage", "WebImageServer", "WebImageHTTPServer", "RedisCache"], path: "Sources/Serve", swiftSettings: strictSettings),
+        .target(name: "WebImageServe", dependencies: ["SwiftWebImage", "WebImageServer", "WebImageHTTPServer", "RedisCache", "CMalloc"], path: "Sources/Serve", swiftSettings: strictSettings),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
         .target(
             name: "SwiftWebImage",

@@ -58,7 +58,12 @@ struct ServeCommand: Command {
           --cache-dir DIR       Keep the caches in DIR/originals and DIR/results (default:
                                 ~/.cache/swiftwebimage/serve-originals and serve-results).
           --no-cache            No memory or disk cache (Redis still, with --redis).
-          --memory-cache-mb N   Memory for the caches, in MiB (default 512: 1/2 decoded
+          --memory-limit SIZE   Memory the whole server may use (K, M, G suffixes; default 85%
+                                of the cgroup's limit when one is set, else 1G): the caches,
+                                the decodes in flight (a decode that does not fit waits, then
+                                is 503) and a 160 MiB baseline.
+          --memory-cache-mb N   Memory for the caches, in MiB (default 512, at most half of
+                                what the baseline leaves of the memory limit: 1/2 decoded
                                 originals, 1/4 reduced copies of them, 1/4 results).
           --disk-cache-mb N     Disk for the caches, in MiB (default 2048; half each).
           --redis URL           Share originals and results with a fleet through Redis:
@@ -148,6 +153,8 @@ struct ServeCommand: Command {
         let host = options.http.host.contains(":") ? "[\(options.http.host)]" : options.http.host
         console.print("webimage \(Self.name): listening on http://\(host):\(server.port)")
         console.printError("webimage \(Self.name): \(options.relaxedDefaultsLine(commandLine: parsed))")
+        let budget = server.memoryBudget
+        console.printError("webimage \(Self.name): memory limit \(ByteCount.format(Int64(budget.limit))) (\(options.serve.memoryLimit == nil ? "default" : "--memory-limit")): caches \(ByteCount.format(Int64(options.serve.effectiveMemoryCacheBytes))), decodes in flight \(ByteCount.format(Int64(budget.decodeCapacity)))\(options.serve.effectiveMemoryCacheBytes < options.serve.memoryCacheBytes ? "; --memory-cache-mb lowered to fit the limit" : "")")
         console.printError("webimage \(Self.name): caches: \(server.caches.summary); \(options.server.securityKey == nil ? "unsigned URLs only" : options.server.allowsUnsigned ? "signed and unsigned URLs" : "signed URLs only")")
         await stopping.wait()
         // In-flight requests end within their deadline; a little more for the answers to go out.

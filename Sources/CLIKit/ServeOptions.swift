@@ -41,7 +41,7 @@ struct ServeOptions: Sendable {
     static let flags: Set<String> = ["--allow-unsigned", "--allow-private-sources", "--no-cache", "--keep-profile"]
     /// The options that take a value.
     static let valueOptions: Set<String> = [
-        "--port", "--host", "--key", "--key-file", "--cache-dir", "--memory-cache-mb", "--disk-cache-mb",
+        "--port", "--host", "--key", "--key-file", "--cache-dir", "--memory-cache-mb", "--disk-cache-mb", "--memory-limit",
         "--redis", "--redis-namespace", "--allow-source-host", "--root", "--max-source-bytes",
         "--max-source-pixels", "--max-total-pixels", "--max-frames", "--max-output", "--max-url-length", "--max-filters", "--max-filter-work",
         "--timeout", "--origin-timeout", "--queue", "--threads", "--workers", "--max-connections",
@@ -151,6 +151,12 @@ struct ServeOptions: Sendable {
         }
         serve.memoryCacheBytes = try (Self.integer(arguments, "--memory-cache-mb", in: 0...1 << 30, command: command)).map { $0 << 20 } ?? serve.memoryCacheBytes
         serve.diskCacheBytes = try (Self.integer(arguments, "--disk-cache-mb", in: 0...1 << 30, command: command)).map { $0 << 20 } ?? serve.diskCacheBytes
+        if let value = arguments.value("--memory-limit") {
+            guard let bytes = ByteCount.parse(value), bytes >= 256 << 20 else {
+                throw .usage("\(command): --memory-limit needs a size of at least 256M (1G, 768M, 2147483648), not '\(value)'")
+            }
+            serve.memoryLimit = bytes
+        }
         // The memory split (originals, reduced copies, results) is the library's:
         // ImageServeConfiguration.effectiveServerConfiguration.
         if let url = arguments.value("--redis") {

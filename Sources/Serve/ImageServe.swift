@@ -23,7 +23,8 @@ import Musl
 /// await serve.shutdown()
 /// ```
 ///
-/// Process-wide state is left alone: the coders are the configuration's
+/// Process-wide state is left alone, but for glibc's allocator settings
+/// (``ImageServeConfiguration/tunesAllocator``): the coders are the configuration's
 /// (``ImageServeConfiguration/coder``), no shared manager is changed, and no signal handler is
 /// installed (the embedding program decides how it is told to stop; `webimage serve` stops on
 /// SIGTERM and SIGINT).
@@ -36,6 +37,9 @@ public final class ImageServe: Sendable {
     public let images: ImageServer
     /// The HTTP server (listening after ``start()``).
     public let http: HTTPServer
+    /// The memory budget the decodes are admitted against
+    /// (``ImageServeConfiguration/makeMemoryBudget()``).
+    public let memoryBudget: MemoryBudget
 
     /// Builds the server `configuration` describes, not yet listening.
     /// - Throws: ``/WebImageCore/WebImageError/Code/invalidArgument`` when the access log file
@@ -54,7 +58,11 @@ public final class ImageServe: Sendable {
         case .off:
             server.accessLog = nil
         }
-        caches = ImageServeCaches(configuration)
+        // One memory budget: the caches' decodes and the loaders' decodes are admitted against it.
+        let budget = configuration.makeMemoryBudget()
+        server.memoryBudget = budget
+        memoryBudget = budget
+        caches = ImageServeCaches(configuration, coder: budget.budgeting(configuration.coder))
         // The image server makes the manager over the originals cache with its own loaders
         // (the guarded downloader, the file loader under the root, plug-in schemes).
         images = ImageServer(configuration: server, originalsCache: caches.originals, resultCache: caches.results, coder: configuration.coder)
@@ -64,6 +72,7 @@ public final class ImageServe: Sendable {
     /// Starts listening (see ``/WebImageHTTPServer/HTTPServer/start()``).
     /// - Throws: A ``/WebImageCore/WebImageError`` naming the address and the reason (port in use, bad host).
     public func start() throws {
+        if configuration.tunesAllocator { AllocatorTuning.apply() }
         try http.start()
     }
 

@@ -32,7 +32,16 @@ public struct ImageServeCaches: Sendable {
     /// The caches `options` ask for, decoding and encoding with its coder.
     /// - Parameter options: The configuration of the server the caches are for.
     public init(_ options: ImageServeConfiguration) {
-        let originalsMemory = options.memoryCacheBytes / 2
+        self.init(options, coder: options.coder)
+    }
+
+    /// The caches `options` ask for, decoding and encoding with `coder` (``ImageServe`` passes
+    /// the configuration's coder under its memory budget).
+    /// - Parameters:
+    ///   - options: The configuration of the server the caches are for.
+    ///   - coder: Decodes what the caches read, encodes what they store.
+    public init(_ options: ImageServeConfiguration, coder: any ImageCoder) {
+        let originalsMemory = options.effectiveMemoryCacheBytes / 2
         let originalsDisk = options.diskCacheBytes / 2
         let resultsDisk = options.diskCacheBytes - originalsDisk
         var local: (originals: WebImageCache, results: WebImageCache)?
@@ -52,7 +61,7 @@ public struct ImageServeCaches: Sendable {
             }
             func make(_ namespace: String, memory: Int, disk: Int) -> WebImageCache {
                 let config = WebImageCache.Config(shouldCacheImagesInMemory: memory > 0, memoryCostLimit: max(memory, 1), maxDiskSize: disk)
-                return WebImageCache(namespace: namespace, directory: directory, config: config, coder: options.coder)
+                return WebImageCache(namespace: namespace, directory: directory, config: config, coder: coder)
             }
             let originals = make(names.0, memory: originalsMemory, disk: originalsDisk)
             // Results keep no memory tier here: the image server has its own, of encoded bytes
@@ -60,7 +69,7 @@ public struct ImageServeCaches: Sendable {
             let results = make(names.1, memory: 0, disk: resultsDisk)
             local = (originals, results)
             let parent = originals.diskCache?.directory.deletingLastPathComponent().path ?? "?"
-            summary = "memory \(ImageServeCaches.mebibytes(options.memoryCacheBytes)) + disk \(ImageServeCaches.mebibytes(options.diskCacheBytes)) in \(parent)"
+            summary = "memory \(ImageServeCaches.mebibytes(options.effectiveMemoryCacheBytes)) + disk \(ImageServeCaches.mebibytes(options.diskCacheBytes)) in \(parent)"
         }
 
         guard let redisConfiguration = options.redis else {

@@ -9,9 +9,13 @@ public import WebImageServer
 /// coders. `webimage serve` parses its command line and environment into one; an application
 /// that embeds the server fills one in and gets the same wiring.
 ///
-/// Memory: ``memoryCacheBytes`` is the total for the caches that hold memory. Decoded originals
-/// get half of it (the originals cache's memory tier), the image server's reduced copies of
-/// originals and its tier of encoded results a quarter each (``effectiveServerConfiguration``
+/// Memory: ``memoryLimit`` is the whole process's budget (default: 85% of the control group's
+/// limit when one is set, else 1 GiB; see ``effectiveMemoryLimit``). Out of it come the caches
+/// (``memoryCacheBytes``, at most half of what the baseline leaves: ``effectiveMemoryCacheBytes``), the
+/// process's baseline (``memoryBaselineBytes``), and what is left is for the decodes in flight,
+/// admitted against a ``/WebImageServer/MemoryBudget``. The caches' part is split: decoded
+/// originals get half (the originals cache's memory tier), the image server's reduced copies
+/// of originals and its tier of encoded results a quarter each (``effectiveServerConfiguration``
 /// sets them; with ``CacheLocation/disabled`` both are 0). ``diskCacheBytes`` is split in half
 /// between originals and results.
 public struct ImageServeConfiguration: Sendable {
@@ -42,8 +46,23 @@ public struct ImageServeConfiguration: Sendable {
     public var http = HTTPServerConfiguration()
     /// Where the caches live.
     public var cacheLocation = CacheLocation.standard
-    /// The memory the caches may hold, in bytes, over all of them (default 512 MiB).
+    /// The memory the caches may hold, in bytes, over all of them (default 512 MiB; at most
+    /// half of what the baseline leaves of the memory limit is used, see
+    /// ``effectiveMemoryCacheBytes``).
     public var memoryCacheBytes = 512 << 20
+    /// The memory the whole server may use, in bytes; `nil` (the default) for
+    /// ``defaultMemoryLimit()``. It covers the caches' memory tiers, the decodes in flight
+    /// (admitted against it: a decode that does not fit waits, then gets `503`) and the
+    /// process's baseline; its resident memory stays within it plus about 10%.
+    public var memoryLimit: Int?
+    /// What the process takes whatever it serves, counted in the memory limit: code, threads,
+    /// libraries, the allocator's slack, and the transforms running (default 160 MiB, measured:
+    /// `webimage serve` idles at about 40 MiB, and each transform of a large photo holds its
+    /// resized copies and encoder buffers).
+    public var memoryBaselineBytes = 160 << 20
+    /// Whether ``ImageServe/start()`` tells glibc's allocator to give freed memory back
+    /// (process-wide settings, see the README's "Running in production"; default `true`).
+    public var tunesAllocator = true
     /// The disk the caches may use, in bytes, over both (default 2 GiB).
     public var diskCacheBytes = 2048 << 20
     /// A Redis server the caches of a fleet share, behind memory and disk; `nil` for none.
@@ -63,11 +82,39 @@ public struct ImageServeConfiguration: Sendable {
     /// refuse every URL until it has a security key or allows unsigned URLs.
     public init() {}
 
-    /// ``server`` with its memory tiers set from ``memoryCacheBytes``: a quarter each for the
-    /// reduced copies of originals and the encoded results (0 with ``CacheLocation/disabled``).
+    /// The default memory limit: 85% of the control group's limit when one is set (a
+    /// container's, a systemd unit's `MemoryMax=`), leaving room for the 10% the resident
+    /// memory may exceed the budget by; else 1 GiB.
+    public static func defaultMemoryLimit() -> Int {
+        guard let group = CgroupMemoryLimit.current() else { return 1 << 30 }
+        return group / 100 * 85
+    }
+
+    /// ``memoryLimit``, or ``defaultMemoryLimit()`` when it is `nil`.
+    public var effectiveMemoryLimit: Int {
+        memoryLimit ?? Self.defaultMemoryLimit()
+    }
+
+    /// The caches' memory: ``memoryCacheBytes``, lowered when it asks for more than half of
+    /// what the baseline leaves of ``effectiveMemoryLimit`` (the other half is for decodes).
+    public var effectiveMemoryCacheBytes: Int {
+        min(memoryCacheBytes, max(0, effectiveMemoryLimit - memoryBaselineBytes) / 2)
+    }
+
+    /// The budget of ``effectiveMemoryLimit``: the caches' memory and the baseline are its
+    /// fixed part, decodes may hold the rest; a decode waits for room at most the request
+    /// deadline.
+    public func makeMemoryBudget() -> MemoryBudget {
+        let caches = cacheLocation == .disabled ? 0 : effectiveMemoryCacheBytes
+        return MemoryBudget(limit: effectiveMemoryLimit, fixedBytes: caches + memoryBaselineBytes, maximumWait: server.requestTimeout)
+    }
+
+    /// ``server`` with its memory tiers set from ``effectiveMemoryCacheBytes``: a quarter each
+    /// for the reduced copies of originals and the encoded results (0 with
+    /// ``CacheLocation/disabled``).
     public var effectiveServerConfiguration: ImageServerConfiguration {
         var server = server
-        let quarter = cacheLocation == .disabled ? 0 : memoryCacheBytes / 4
+        let quarter = cacheLocation == .disabled ? 0 : effectiveMemoryCacheBytes / 4
         server.reducedOriginalsCapacity = quarter
         server.resultMemoryCapacity = quarter
         return server

@@ -118,6 +118,17 @@ import WebPCoder
         #expect(cached.cacheLocation == .directory(URL(fileURLWithPath: workspace.path("c"), isDirectory: true).standardizedFileURL))
     }
 
+    /// The memory limit (issue 33): the library's default (the cgroup's, else 1 GiB) until given.
+    @Test func theMemoryLimitIsASize() throws {
+        #expect(try options(["--allow-unsigned"]).serve.memoryLimit == nil)
+        #expect(try options(["--allow-unsigned", "--memory-limit", "768M"]).serve.memoryLimit == 768 << 20)
+        let fromEnvironment = try options(["--allow-unsigned"], environment: ["WEBIMAGE_SERVE_MEMORY_LIMIT": "2GiB"])
+        #expect(fromEnvironment.serve.memoryLimit == 2 << 30)
+        // A cache larger than the limit allows is lowered, not refused.
+        let lowered = try options(["--allow-unsigned", "--memory-limit", "512M", "--memory-cache-mb", "1024"])
+        #expect(lowered.serve.effectiveMemoryCacheBytes == (512 - 160) << 19)
+    }
+
     @Test func aFlagVariableMustBeOnOrOff() throws {
         let message = try #require(usageMessage(["--key", "k"], environment: ["WEBIMAGE_SERVE_NO_CACHE": "maybe"]))
         #expect(message.contains("WEBIMAGE_SERVE_NO_CACHE") && message.contains("'maybe'"))
@@ -146,6 +157,8 @@ import WebPCoder
         (["--max-connections-per-client", "-1"], "--max-connections-per-client needs a whole number from 0 to 1000000, not '-1'"),
         (["--client-timeout", "soon"], "--client-timeout needs a number of seconds (10, 2.5; 0 for none), not 'soon'"),
         (["--root", "/nonexistent/root"], "--root /nonexistent/root is not a directory"),
+        (["--memory-limit", "100M"], "--memory-limit needs a size of at least 256M (1G, 768M, 2147483648), not '100M'"),
+        (["--memory-limit", "lots"], "--memory-limit needs a size of at least 256M"),
         (["--redis", "rediss://cache.example"], "only redis:// URLs are supported"),
         (["--redis", "redis://127.0.0.1/x"], "the path must be a database number"),
         (["--redis", "redis://127.0.0.1:0"], "port 0 is out of range"),

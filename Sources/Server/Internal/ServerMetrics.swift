@@ -65,7 +65,7 @@ final class ServerMetrics: Sendable {
 
     /// The exposition text. `queueDepth`, `transformsInFlight` and the result tier's usage are
     /// read by the caller at that moment.
-    func exposition(queueDepth: Int, transformsInFlight: Int, resultMemory: (count: Int, cost: Int)) -> String {
+    func exposition(queueDepth: Int, transformsInFlight: Int, resultMemory: (count: Int, cost: Int), memoryBudget: MemoryBudget? = nil) -> String {
         let snapshot = state.withLock { $0 }
         var text = ""
         text += "# HELP webimage_serve_requests_total Requests answered, by status.\n"
@@ -98,6 +98,19 @@ final class ServerMetrics: Sendable {
         Self.appendSample("webimage_serve_transforms_in_flight", type: "gauge", help: "Transforms running now.", value: transformsInFlight, to: &text)
         Self.appendSample("webimage_serve_result_memory_entries", type: "gauge", help: "Results held in the server's memory tier.", value: resultMemory.count, to: &text)
         Self.appendSample("webimage_serve_result_memory_bytes", type: "gauge", help: "Bytes held in the server's memory tier.", value: resultMemory.cost, to: &text)
+        if let resident = MemoryBudget.residentBytes() {
+            Self.appendSample("webimage_serve_memory_resident_bytes", type: "gauge", help: "The process's resident memory.", value: resident, to: &text)
+        }
+        if let memoryBudget {
+            let usage = memoryBudget.usage
+            Self.appendSample("webimage_serve_memory_limit_bytes", type: "gauge", help: "The memory budget (--memory-limit).", value: memoryBudget.limit, to: &text)
+            Self.appendSample("webimage_serve_memory_fixed_bytes", type: "gauge", help: "The part of the budget the memory tiers and the process's baseline take.", value: memoryBudget.fixedBytes, to: &text)
+            Self.appendSample("webimage_serve_memory_decode_capacity_bytes", type: "gauge", help: "The part of the budget decodes in flight may hold.", value: memoryBudget.decodeCapacity, to: &text)
+            Self.appendSample("webimage_serve_memory_reserved_bytes", type: "gauge", help: "Bytes decodes in flight hold now.", value: usage.reservedBytes, to: &text)
+            Self.appendSample("webimage_serve_memory_reserved_peak_bytes", type: "gauge", help: "The most bytes decodes held at once.", value: usage.peakReservedBytes, to: &text)
+            Self.appendSample("webimage_serve_memory_decode_waits_total", type: "counter", help: "Decodes that waited for the memory budget.", value: usage.waits, to: &text)
+            Self.appendSample("webimage_serve_memory_decode_refusals_total", type: "counter", help: "Decodes the memory budget refused.", value: usage.refusals, to: &text)
+        }
         return text
     }
 

@@ -60,6 +60,8 @@ struct ServingFailure: Error, Sendable {
             }
         case .invalidDownloadContentType:
             return ServingFailure(502, "origin answered a content type that is not accepted for \(source)")
+        case .imageTooLarge where error.underlyingError is MemoryBudget.Exhausted:
+            return ServingFailure(503, "the server's memory budget is spent; retry shortly (source \(source))", retryAfter: 1)
         case .imageTooLarge:
             return ServingFailure(422, "source \(source) is over the limits of the server: \(text)")
         case .badImageData, .unsupportedFormat:

@@ -179,8 +179,10 @@ public final class ImageServer: ServerRequestHandler {
         let deadline = configuration.requestTimeout.components
         let deadlineSeconds = Double(deadline.seconds) + Double(deadline.attoseconds) / 1e18
         downloads.totalTimeout = min(downloads.totalTimeout ?? deadlineSeconds, deadlineSeconds)
-        let downloader = Downloader(configuration: downloads, coder: coder)
-        let files = FileLoader(coder: coder, maximumFileSize: configuration.maximumSourceBytes)
+        // Sources decode under the memory budget, when there is one; results encode with `coder`.
+        let decoder = configuration.memoryBudget?.budgeting(coder) ?? coder
+        let downloader = Downloader(configuration: downloads, coder: decoder)
+        let files = FileLoader(coder: decoder, maximumFileSize: configuration.maximumSourceBytes)
         var schemes: [String: any ImageLoader] = [:]
         for (scheme, loader) in configuration.sourceLoaders {
             schemes[scheme.lowercased()] = CountingLoader(loader, kind: scheme.lowercased(), metrics: metrics)
@@ -225,7 +227,7 @@ public final class ImageServer: ServerRequestHandler {
         case "/healthcheck", "/health":
             return (ServerResponse(status: 200, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")], body: Data("WORKING".utf8)), .none)
         case "/metrics":
-            let text = metrics.exposition(queueDepth: admission.queueDepth, transformsInFlight: admission.inFlight, resultMemory: resultMemory.usage)
+            let text = metrics.exposition(queueDepth: admission.queueDepth, transformsInFlight: admission.inFlight, resultMemory: resultMemory.usage, memoryBudget: configuration.memoryBudget)
             return (ServerResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")], body: Data(text.utf8)), .none)
         default:
             break
@@ -333,6 +335,8 @@ public final class ImageServer: ServerRequestHandler {
         guard let original = loaded.image else {
             throw ServingFailure(502, "source \(thumbor.source) gave no image")
         }
+        // The decode's hold on the memory budget ends with this request's render.
+        defer { configuration.memoryBudget?.releaseDecode(of: original) }
         guard original.format != .svg, !original.metadata.contains(.vector) else {
             throw ServingFailure(422, "source \(thumbor.source) is SVG: vector sources are refused")
         }

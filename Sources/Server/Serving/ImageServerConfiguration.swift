@@ -86,6 +86,14 @@ public struct ImageServerConfiguration: Sendable {
     /// large as its target instead of the full original (default 128 MiB; 0 turns them off:
     /// every resize then starts from the original, several times slower for large reductions).
     public var reducedOriginalsCapacity: Int = 128 * 1024 * 1024
+    /// The memory budget the server's decodes are admitted against (`nil`, the default: none).
+    /// Sources decoded by the server's downloader and file loader reserve their bitmaps' bytes
+    /// in it before they allocate them and keep them until their result is rendered; a decode
+    /// that does not fit waits, and is refused with `503` (`Retry-After: 1`) when the budget
+    /// stays spent, or with `422` when it alone is larger than the budget's decode part. The
+    /// originals cache decodes with its own coder: pass ``MemoryBudget/budgeting(_:)`` of the
+    /// same coder to it (`ImageServe` does). `/metrics` reports the budget and its use.
+    public var memoryBudget: MemoryBudget?
     /// The downloader settings for http(s) sources (timeouts, headers, CA files, concurrency).
     /// The server sets `refusesNonPublicAddresses` (from ``allowsPrivateSources``),
     /// `maximumResponseSize` (from ``maximumSourceBytes``), `totalTimeout` (at most

@@ -1,0 +1,2 @@
+// glibc's allocator controls (mallopt, malloc_trim): part of libc, nothing to link.
+#include <malloc.h>

@@ -1,0 +1,72 @@
+import Foundation
+import WebImageCore
+
+/// A coder that decodes under a ``MemoryBudget``: before a decode allocates, its bitmap's bytes
+/// (from the data's headers: width x height x 4, times the frames unless only the first is
+/// asked for) are reserved, waiting while the budget is spent; after it, the reservation is
+/// held for the request that renders the image (``MemoryBudget/hold(_:until:)``). Encoding and
+/// everything else are the base coder's.
+///
+/// Decisions: data whose headers the base coder cannot read (a plug-in coder that is no
+/// ``/WebImageCore/ImageHeaderReader``) is decoded first and its image's bytes reserved after,
+/// without waiting, so the decodes after it wait for them; data whose headers already break the
+/// decode's pixel or frame limits goes straight to the base coder, which refuses it with its
+/// own error (`422`), not with the budget's.
+struct MemoryBudgetedCoder: ImageHeaderReader {
+    let base: any ImageCoder
+    let budget: MemoryBudget
+
+    func canDecode(_ data: Data) -> Bool { base.canDecode(data) }
+
+    func canEncode(to format: ImageFormat) -> Bool { base.canEncode(to: format) }
+
+    func encode(_ image: WebImage, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
+        try base.encode(image, as: format, options: options)
+    }
+
+    func readProperties(of data: Data) throws -> ImageProperties {
+        guard let reader = headerReader(for: data) else {
+            throw WebImageError(.unsupportedFormat, "No coder can read the headers of \(data.count) bytes of \(ImageFormat.detect(data)) data")
+        }
+        return try reader.readProperties(of: data)
+    }
+
+    func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
+        guard let properties = try? headerReader(for: data)?.readProperties(of: data) else {
+            let image = try base.decode(data, options: options)
+            budget.hold(budget.forceReserve(image.memoryCost), until: image)
+            return image
+        }
+        guard let bytes = Self.decodedBytes(properties, options: options) else {
+            return try base.decode(data, options: options)
+        }
+        let reservation = try budget.reserve(bytes, for: "\(properties.format) image of \(properties.pixelSize) (\(data.count) bytes of data)")
+        do {
+            let image = try base.decode(data, options: options)
+            budget.hold(reservation, until: image)
+            return image
+        } catch {
+            reservation.release()
+            throw error
+        }
+    }
+
+    /// The base coder's header reader for `data`, if it has one.
+    private func headerReader(for data: Data) -> (any ImageHeaderReader)? {
+        if let manager = base as? CodersManager { return manager.headerReader(for: data) }
+        guard let reader = base as? any ImageHeaderReader, reader.canDecode(data) else { return nil }
+        return reader
+    }
+
+    /// The bytes the decode's bitmaps take, or `nil` when the headers are over the decode's
+    /// limits (the base coder refuses those) or the size overflows.
+    static func decodedBytes(_ properties: ImageProperties, options: ImageDecodeOptions) -> Int? {
+        guard let pixels = properties.pixelSize.pixelCount, pixels <= options.maxPixelCount else { return nil }
+        let frames = options.firstFrameOnly ? 1 : max(1, properties.frameCount)
+        guard frames <= options.maxFrameCount else { return nil }
+        let (total, overflow) = pixels.multipliedReportingOverflow(by: frames)
+        guard !overflow, total <= options.maxTotalPixelCount else { return nil }
+        let (bytes, bytesOverflow) = total.multipliedReportingOverflow(by: Bitmap.bytesPerPixel)
+        return bytesOverflow ? nil : bytes
+    }
+}
