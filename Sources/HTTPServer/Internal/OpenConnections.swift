@@ -1,3 +1,4 @@
+import CMicroHTTPD
 import Foundation
 import WebImageCore
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import CCurl
 import Foundation
 #if canImport(Glibc)
 import Glibc
