@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 import CMalloc
@@ -16,6 +17,8 @@ import CMalloc
 /// - `M_TRIM_THRESHOLD` 8 MiB: the top of the main arena is given back beyond that.
 /// - `M_ARENA_MAX` two per core: fewer arenas, less memory stranded in them.
 /// - ``MemoryBudget`` calls `malloc_trim` after large releases (the other arenas' free pages).
+/// - An operator's own glibc settings win: with `GLIBC_TUNABLES` or any `MALLOC_*_` variable
+///   of glibc's in the environment, nothing is changed.
 enum AllocatorTuning {
     /// Applies the settings; later calls do nothing.
     static func apply() {
@@ -24,6 +27,8 @@ enum AllocatorTuning {
 
     /// The settings, applied on first use.
     private static let applied: Bool = {
+        let environment = ProcessInfo.processInfo.environment
+        guard !environment.keys.contains(where: { $0 == "GLIBC_TUNABLES" || ($0.hasPrefix("MALLOC_") && $0.hasSuffix("_")) }) else { return false }
         #if canImport(Glibc)
         _ = mallopt(M_MMAP_THRESHOLD, 1 << 20)
         _ = mallopt(M_TRIM_THRESHOLD, 8 << 20)
