@@ -152,7 +152,9 @@ public final class MemoryBudget: Sendable {
     ///
     /// The wait ends when room is released, when the calling job of a
     /// ``/WebImageCore/BlockingWorkExecutor`` is cancelled, or after ``maximumWait``.
-    /// - Parameter subject: What is decoded, for the error's message.
+    /// - Parameters:
+    ///   - bytes: The bytes the decode's bitmaps will take.
+    ///   - subject: What is decoded, for the error's message.
     /// - Throws: ``/WebImageCore/WebImageError/Code/imageTooLarge`` when `bytes` is over
     ///   ``decodeCapacity`` (at once) or the wait ran out (underlying error ``Exhausted``);
     ///   ``/WebImageCore/WebImageError/Code/cancelled`` when the job was cancelled while waiting.
