@@ -68,12 +68,13 @@ final class HangUpPoller: Sendable {
     /// Waits until a watched socket's peer hangs up, ``wake()`` is called, or `timeout` has
     /// passed (`nil`: no timeout). One thread waits at a time.
     /// - Returns: The tokens of the sockets whose peer hung up (the wake is not among them), and
-    ///   whether ``wake()`` was called.
-    func wait(timeout: Duration?) -> (hangUps: [UInt64], woken: Bool) {
+    ///   whether ``wake()`` was called; `nil` when epoll fails (it does not with a valid set).
+    func wait(timeout: Duration?) -> (hangUps: [UInt64], woken: Bool)? {
         var tokens = [UInt64](repeating: 0, count: 64)
         let count = tokens.withUnsafeMutableBufferPointer { buffer in
             webimage_epoll_wait_tokens(epoll, buffer.baseAddress, Int32(buffer.count), Self.milliseconds(timeout))
         }
+        guard count >= 0 else { return nil }
         guard count > 0 else { return ([], false) }
         var hangUps: [UInt64] = []
         var woken = false

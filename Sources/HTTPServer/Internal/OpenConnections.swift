@@ -209,24 +209,22 @@ final class OpenConnections: Sendable {
 
     /// The thread: waits on the epoll set until a client hangs up or the next sweep is due.
     private func run(sweepingEvery interval: Duration?) {
-        guard let poller else {
-            // No epoll set: sweeps only, a second apart at most (stop is seen within that).
-            let pause = interval ?? .seconds(1)
-            while !isStopped {
-                Thread.sleep(forTimeInterval: Double(pause.components.seconds) + Double(pause.components.attoseconds) / 1e18)
-                if interval != nil, !closeLateConnections(now: .now) { return }
-            }
-            return
-        }
         let clock = ContinuousClock()
         var nextSweep = interval.map { clock.now + $0 }
-        while true {
-            let (hangUps, woken) = poller.wait(timeout: nextSweep.map { max(.zero, $0 - clock.now) })
-            if woken || !reportHangUps(hangUps) { return }
+        while let poller {
+            guard let reported = poller.wait(timeout: nextSweep.map { max(.zero, $0 - clock.now) }) else { break }
+            if reported.woken || !reportHangUps(reported.hangUps) { return }
             if let interval, let due = nextSweep, clock.now >= due {
                 guard closeLateConnections(now: clock.now) else { return }
                 nextSweep = clock.now + interval
             }
+        }
+        // No epoll set (or a failing one): sweeps only, a second apart at most (stop is seen
+        // within that).
+        let pause = interval ?? .seconds(1)
+        while !isStopped {
+            Thread.sleep(forTimeInterval: Double(pause.components.seconds) + Double(pause.components.attoseconds) / 1e18)
+            if interval != nil, !closeLateConnections(now: .now) { return }
         }
     }
 
