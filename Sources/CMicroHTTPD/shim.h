@@ -5,10 +5,16 @@
 #include <string.h>
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+#include <errno.h>
 #include <microhttpd.h>
 
 // Swift cannot call C variadic functions (MHD_start_daemon, MHD_get_connection_info), so the
-// calls WebImageHTTPServer needs are spelled out here as static inline functions.
+// calls WebImageHTTPServer needs are spelled out here as static inline functions; so are the
+// epoll calls of its hang-up watch (`struct epoll_event` is packed on x86-64, and Glibc's Swift
+// module has no <sys/epoll.h>).
 
 /// The callback MHD calls with each request's target before it parses or unescapes it
 /// (MHD_OPTION_URI_LOG_CALLBACK); what it returns becomes the request's context.
@@ -68,6 +74,66 @@ static inline const struct sockaddr *webimage_mhd_client_address(struct MHD_Conn
 static inline int webimage_mhd_connection_fd(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     return info == NULL ? -1 : info->connect_fd;
+}
+
+/// A new epoll set (close-on-exec), or -1 with errno.
+static inline int webimage_epoll_create(void) {
+    return epoll_create1(EPOLL_CLOEXEC);
+}
+
+/// A new event counter (non-blocking, close-on-exec) that wakes an epoll waiter when written,
+/// or -1 with errno.
+static inline int webimage_wake_descriptor(void) {
+    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}
+
+/// Makes `fd` (an event counter) readable: its epoll waiter wakes.
+static inline void webimage_wake(int fd) {
+    uint64_t one = 1;
+    ssize_t written = write(fd, &one, sizeof one);
+    (void)written;
+}
+
+/// Adds `fd` to the epoll set `epoll_fd`, reported once (EPOLLONESHOT) with `token` when its peer
+/// hangs up: the end of its stream (EPOLLRDHUP), a hang-up or an error (EPOLLHUP and EPOLLERR,
+/// always reported). Data to read is not asked for: a pipelined request is no hang-up.
+/// Returns 0, or -1 with errno.
+static inline int webimage_epoll_watch_hang_up(int epoll_fd, int fd, uint64_t token) {
+    struct epoll_event event;
+    memset(&event, 0, sizeof event);
+    event.events = EPOLLRDHUP | EPOLLONESHOT;
+    event.data.u64 = token;
+    return epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &event);
+}
+
+/// Adds `fd` to the epoll set `epoll_fd`, reported with `token` while it is readable
+/// (level-triggered): the wake pipe of the set's waiter. Returns 0, or -1 with errno.
+static inline int webimage_epoll_watch_readable(int epoll_fd, int fd, uint64_t token) {
+    struct epoll_event event;
+    memset(&event, 0, sizeof event);
+    event.events = EPOLLIN;
+    event.data.u64 = token;
+    return epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &event);
+}
+
+/// Removes `fd` from the epoll set `epoll_fd`. Returns 0, or -1 with errno.
+static inline int webimage_epoll_unwatch(int epoll_fd, int fd) {
+    struct epoll_event event;
+    memset(&event, 0, sizeof event);
+    return epoll_ctl(epoll_fd, EPOLL_CTL_DEL, fd, &event);
+}
+
+/// Waits up to `timeout_ms` (-1: forever) on the epoll set `epoll_fd` and writes the tokens of
+/// at most `capacity` ready descriptors to `tokens`. Returns their number, 0 on a timeout or an
+/// interruption (EINTR), or -1 with errno. (`struct epoll_event` is packed on x86-64: read here,
+/// not in Swift.)
+static inline int webimage_epoll_wait_tokens(int epoll_fd, uint64_t *tokens, int capacity, int timeout_ms) {
+    struct epoll_event events[64];
+    if (capacity > 64) capacity = 64;
+    int count = epoll_wait(epoll_fd, events, capacity, timeout_ms);
+    if (count < 0) return errno == EINTR ? 0 : -1;
+    for (int index = 0; index < count; index++) tokens[index] = events[index].data.u64;
+    return count;
 }
 
 #endif

@@ -20,8 +20,20 @@ import Musl
 ///
 /// libmicrohttpd reads and parses requests on a pool of threads
 /// (``HTTPServerConfiguration/threadCount``), each with its own epoll set, and keeps connections
-/// alive. For each complete request the connection is suspended, the handler runs in a Swift
-/// task, and the connection is resumed with its answer, so a slow answer never holds a thread.
+/// alive. For each complete request the handler is first asked for an immediate answer
+/// (``/WebImageServer/ServerRequestHandler/immediateResponse(to:)``, on libmicrohttpd's thread:
+/// a health check or a result in memory), which is sent at once. Otherwise the connection is
+/// suspended, the handler's ``/WebImageServer/ServerRequestHandler/respond(to:)`` runs in a
+/// Swift task, and the connection is resumed with its answer, so a slow answer never holds a
+/// thread, and cheap answers never wait behind slow ones.
+///
+/// A client that hangs up while its request is answered cancels the handler's task (the image
+/// server stops its load and transform) and its connection is closed without an answer. While
+/// a request is answered, its socket is watched (one epoll set and one thread for the whole
+/// server) for the end of the client's stream, a reset or an error; data the client sends
+/// meanwhile (its next request, pipelined) is not a hang-up and is read after the answer. A
+/// client that shuts down only its sending side counts as gone, as in nginx (libmicrohttpd
+/// closes a connection whose stream has ended anyway).
 /// The handler sees the path exactly as received, percent escapes included (a thumbor
 /// signature covers the raw path), and the query string as received. `HEAD` answers carry the
 /// handler's headers and the body's `Content-Length`, without the body. Every answer carries
@@ -95,6 +107,24 @@ public final class HTTPServer: Sendable {
         }?.count ?? 0
     }
 
+    /// The requests answered so far by the handler's immediate answer (no task), and those
+    /// handed to a task; zeros when not running. For tests and diagnostics.
+    package var answerCounts: (immediate: Int, inTasks: Int) {
+        state.withLock { state -> HTTPServerCore? in
+            guard case .running(let running) = state.phase else { return nil }
+            return running.core.takeUnretainedValue()
+        }?.answerCounts ?? (0, 0)
+    }
+
+    /// The number of requests whose socket is watched for the client's hang-up now (those
+    /// answered by a task); 0 when not running. For tests.
+    package var watchedRequestCount: Int {
+        state.withLock { state -> OpenConnections? in
+            guard case .running(let running) = state.phase else { return nil }
+            return running.core.takeUnretainedValue().connections
+        }?.watchCount ?? 0
+    }
+
     /// Returns once at most `limit` connections are open (at once when the server is not
     /// running). libmicrohttpd reports a connection closed just before it releases the
     /// connection's slot of ``HTTPServerConfiguration/connectionsPerClientLimit`` on the same
@@ -146,7 +176,7 @@ public final class HTTPServer: Sendable {
                 close(socket.descriptor)
                 throw WebImageError(.invalidArgument, "libmicrohttpd could not start a server on \(configuration.host) port \(socket.port) with \(configuration.threadCount) threads")
             }
-            core.takeUnretainedValue().connections.startClosingLateConnections()
+            core.takeUnretainedValue().connections.start()
             state.phase = .running(Running(daemon: daemon, socket: socket, core: core))
             state.accepting = true
             state.boundPort = socket.port

@@ -9,7 +9,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// default, as thumbor.
     public var port: Int = 8888
     /// Threads answering connections (libmicrohttpd's thread pool, each thread with its own
-    /// epoll set). The handler's work runs in Swift tasks, not on these threads.
+    /// epoll set). The handler's work runs in Swift tasks, not on these threads; only its
+    /// immediate answers (`immediateResponse(to:)`: a health check, a result in memory) are made
+    /// on them.
     public var threadCount: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)
     /// The most connections open at once; libmicrohttpd splits it evenly over the threads. A
     /// thread at its share stops accepting: new connections wait in the listen backlog (1024)

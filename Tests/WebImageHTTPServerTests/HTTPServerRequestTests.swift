@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WebImageHTTPServer
 import WebImageServer
+import WebImageTestSupport
 
 /// Requests and answers through a real server on 127.0.0.1 (port 0), read with a raw socket.
 @Suite struct HTTPServerRequestTests {

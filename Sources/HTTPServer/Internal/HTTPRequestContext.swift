@@ -16,8 +16,9 @@ struct ConnectionHandle: @unchecked Sendable {
 ///
 /// The connection is suspended while the handler's task runs; ``finish(with:)`` stores the
 /// answer and resumes the connection, under this context's lock and at most once, whether the
-/// task or a forced shutdown gets there first. libmicrohttpd then calls the access handler
-/// again, which takes the answer with ``nextStep(uploadSize:bodyLimit:)``.
+/// task, a forced shutdown or the client's hang-up (``abandon()``) gets there first.
+/// libmicrohttpd then calls the access handler again, which takes the answer with
+/// ``nextStep(uploadSize:bodyLimit:)``, or, for an abandoned request, ends it without one.
 final class HTTPRequestContext: Sendable {
     /// What the access handler does on this call.
     enum Step {
@@ -31,6 +32,10 @@ final class HTTPRequestContext: Sendable {
         case requestComplete
         /// The handler answered: queue this response.
         case respond(ServerResponse)
+        /// The client hung up while the handler ran: end the request without an answer (the
+        /// access handler returns `MHD_NO`: libmicrohttpd closes the connection and reports
+        /// the request completed).
+        case drop
         /// Nothing to do (the answer is not there yet, or is already queued).
         case none
     }
@@ -41,11 +46,15 @@ final class HTTPRequestContext: Sendable {
         case running(ConnectionHandle)
         case answered(ServerResponse)
         case queued
+        /// The client hung up while the handler ran; its task was cancelled.
+        case abandoned
     }
 
     private struct State {
         var phase = Phase.headers
         var bodyBytes = 0
+        /// The task that runs the handler, while it runs (cancelled when the client hangs up).
+        var task: Task<Void, Never>?
     }
 
     /// The request target exactly as received (`/unsafe/a%2Fb.jpg?x=1`).
@@ -82,6 +91,9 @@ final class HTTPRequestContext: Sendable {
             case .answered(let response):
                 state.phase = .queued
                 return .respond(response)
+            case .abandoned:
+                state.phase = .queued
+                return .drop
             case .running, .queued:
                 return .none
             }
@@ -98,15 +110,52 @@ final class HTTPRequestContext: Sendable {
         state.withLock { $0.phase = .queued }
     }
 
+    /// Keeps the task that runs the handler, to cancel it when the client hangs up; cancels it
+    /// at once when the client has hung up already.
+    func attach(_ task: Task<Void, Never>) {
+        let abandoned = state.withLock { state -> Bool in
+            switch state.phase {
+            case .abandoned:
+                return true
+            case .running:
+                state.task = task
+                return false
+            default:
+                return false
+            }
+        }
+        if abandoned { task.cancel() }
+    }
+
     /// Stores the answer and resumes the suspended connection; does nothing when the request
-    /// is no longer running (a forced shutdown answered it already).
+    /// is no longer running (a forced shutdown answered it already, or its client hung up).
     func finish(with response: ServerResponse) {
         state.withLock { state in
             guard case .running(let connection) = state.phase else { return }
             state.phase = .answered(response)
+            state.task = nil
             // Under the lock, so that a forced shutdown that finds this request answered knows
             // the resume has happened before it stops the daemon.
             MHD_resume_connection(connection.pointer)
         }
+    }
+
+    /// The client hung up while the handler runs: cancels the handler's task (which stops its
+    /// work) and resumes the connection, to be closed without an answer. Does nothing when the
+    /// request is no longer running (answered already: the answer goes, or fails to go, as
+    /// any answer to a client that left).
+    /// - Returns: Whether the request was abandoned.
+    @discardableResult
+    func abandon() -> Bool {
+        let (abandoned, task) = state.withLock { state -> (Bool, Task<Void, Never>?) in
+            guard case .running(let connection) = state.phase else { return (false, nil) }
+            state.phase = .abandoned
+            defer { state.task = nil }
+            // Under the lock, as in finish(with:): exactly one resume, before any daemon stop.
+            MHD_resume_connection(connection.pointer)
+            return (true, state.task)
+        }
+        task?.cancel()
+        return abandoned
     }
 }

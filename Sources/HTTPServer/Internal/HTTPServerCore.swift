@@ -30,6 +30,10 @@ final class HTTPServerCore: Sendable {
         /// About to stop the daemon: no more connections may be suspended.
         var stopping = false
         var drainWaiters = WaiterTable<Void, Never>()
+        /// Requests answered by the handler's `immediateResponse(to:)`, without a task.
+        var immediateAnswers = 0
+        /// Requests handed to a task (the handler's `respond(to:)`).
+        var taskAnswers = 0
     }
 
     private let state = Locked(State())
@@ -95,12 +99,21 @@ final class HTTPServerCore: Sendable {
         case .bodyTooLarge:
             return .NO
         case .requestComplete:
-            connections.requestArrived(UInt(bitPattern: connection))
+            let key = UInt(bitPattern: connection)
+            connections.requestArrived(key)
             let request = makeRequest(connection: connection, method: method, context: context)
+            // The cheap answers (a health check, a cached result) go out from this thread, with
+            // no task and no suspension: they never wait behind the handler's other work.
+            if let response = handler.immediateResponse(to: request) {
+                state.withLock { $0.immediateAnswers += 1 }
+                context.markQueued()
+                return queue(response, on: connection)
+            }
             let handle = ConnectionHandle(pointer: connection)
             let accepted = state.withLock { state -> Bool in
                 guard !state.stopping else { return false }
                 state.running[ObjectIdentifier(context)] = context
+                state.taskAnswers += 1
                 context.markRunning(handle)
                 MHD_suspend_connection(connection)
                 return true
@@ -109,17 +122,33 @@ final class HTTPServerCore: Sendable {
                 context.markQueued()
                 return queue(Self.shuttingDown, on: connection)
             }
-            let handler = handler
-            Task {
+            // Watched from now until answered: a client that hangs up meanwhile cancels the
+            // task (which stops the handler's work) and its connection is closed unanswered.
+            let watch = connections.watchForHangUp(key) { context.abandon() }
+            let handler = handler, connections = connections
+            let task = Task {
                 let response = await handler.respond(to: request)
+                // Before the resume: once resumed, the connection may be suspended again for
+                // its next request (and watched anew).
+                if let watch { connections.stopWatching(watch) }
                 context.finish(with: response)
             }
+            context.attach(task)
             return .YES
         case .respond(let response):
             return queue(response, on: connection)
+        case .drop:
+            // The client hung up: no answer. libmicrohttpd closes the connection and calls the
+            // request-completed callback, which releases the context.
+            return .NO
         case .none:
             return .YES
         }
+    }
+
+    /// The requests answered so far without a task, and those handed to one.
+    var answerCounts: (immediate: Int, inTasks: Int) {
+        state.withLock { ($0.immediateAnswers, $0.taskAnswers) }
     }
 
     // MARK: - Shutdown

@@ -24,7 +24,11 @@ public import SwiftWebImage
 /// 1. A path longer than ``ImageServerConfiguration/maximumURLLength`` is `414`.
 /// 2. The server's memory tier of encoded results, keyed by the path as received and what
 ///    `Accept` allows, is asked on the calling thread: a hit is answered at once (no parse, no
-///    signature check: a path is only stored there once it has been verified).
+///    signature check: a path is only stored there once it has been verified under this
+///    server's configuration, which never changes). Steps 1 and 2 and the fixed paths are
+///    also ``immediateResponse(to:)``, which an HTTP server asks before it starts a task: a
+///    health check or a result in memory is answered in microseconds however busy the
+///    transforms keep the task pool.
 /// 3. The URL is parsed (`400` with the reason) and its signature checked: `/unsafe/` is `403`
 ///    unless ``ImageServerConfiguration/allowsUnsigned``; a signature that does not match the
 ///    key is `403`.
@@ -63,8 +67,9 @@ public import SwiftWebImage
 /// unsigned, bad signature, or refused source, 404 missing source, 405 method, 413 source bytes
 /// over the limit, 414 URL too long, 422 source pixels or frames over the limits or
 /// undecodable, 502 origin failure, 503 queue full, 504 deadline
-/// (``ImageServerConfiguration/requestTimeout``). Each request ends with one access-log entry
-/// (``ImageServerConfiguration/accessLog``).
+/// (``ImageServerConfiguration/requestTimeout``). A request whose task is cancelled (its client
+/// hung up) stops its load and transform and is logged and counted as `499`. Each request ends
+/// with one access-log entry (``ImageServerConfiguration/accessLog``).
 ///
 /// `HEAD` gets the `GET` response, body included: the HTTP library sends the headers only.
 ///
@@ -196,8 +201,33 @@ public final class ImageServer: ServerRequestHandler {
     }
 
     /// Answers one request.
+    ///
+    /// When the calling task is cancelled (the client hung up), the request's load and
+    /// transform stop, and the request is logged and counted with status `499` (nginx's
+    /// "client closed request"), the status of the response returned too.
     public func respond(to request: ServerRequest) async -> ServerResponse {
         await handle(request, parsed: nil)
+    }
+
+    /// The answer to `request` when it needs no work, on the calling thread: what
+    /// ``respond(to:)`` answers before it starts a request's work (steps 1 and 2 of an image
+    /// request, shared with it): `/health` and `/healthcheck`, `/metrics`, a result in the
+    /// server's memory tier (`200`, or `304` for a matching `If-None-Match`, with the headers
+    /// it had when it was made), and the refusals of a method (`405`) or a path too long
+    /// (`414`). `nil` for everything else, which ``respond(to:)`` answers.
+    ///
+    /// The memory tier holds only results whose URL passed every check of steps 3 to 5
+    /// (parse, signature, limits, source rules, the output format's choice) under this
+    /// server's configuration, which never changes, keyed by the path as received and what
+    /// `Accept` allows: a hit is the answer those checks would lead to. Never blocks: one
+    /// short lock, no disk, no await. An answer is logged and counted as ``respond(to:)``
+    /// logs and counts its own (``ImageServerConfiguration/accessLog`` is then called on the
+    /// calling thread: an HTTP server's).
+    public func immediateResponse(to request: ServerRequest) -> ServerResponse? {
+        let start = DispatchTime.now().uptimeNanoseconds
+        guard case .answered(let response, let tier) = firstStep(request) else { return nil }
+        metrics.requestStarted()
+        return finished(request, response: response, tier: tier, start: start)
     }
 
     /// Answers `request` as ``respond(to:)`` does; with `parsed`, that thumbor request is
@@ -205,7 +235,16 @@ public final class ImageServer: ServerRequestHandler {
     func handle(_ request: ServerRequest, parsed: ThumborRequest?) async -> ServerResponse {
         let start = DispatchTime.now().uptimeNanoseconds
         metrics.requestStarted()
-        let (response, tier) = await route(request, parsed: parsed)
+        var (response, tier) = await route(request, parsed: parsed)
+        if Task.isCancelled {
+            // The requester is gone: whatever the work came to, nobody receives it.
+            (response, tier) = (Self.failure(ServingFailure(499, "client closed request")), .none)
+        }
+        return finished(request, response: response, tier: tier, start: start)
+    }
+
+    /// Counts and logs the answer to `request`, begun at `start` (uptime nanoseconds).
+    private func finished(_ request: ServerRequest, response: ServerResponse, tier: ImageServerCacheTier, start: UInt64) -> ServerResponse {
         let duration = Double(DispatchTime.now().uptimeNanoseconds &- start) / 1e9
         metrics.requestFinished(status: response.status, duration: duration, tier: tier)
         if let log = configuration.accessLog {
@@ -214,21 +253,32 @@ public final class ImageServer: ServerRequestHandler {
         return response
     }
 
-    private func route(_ request: ServerRequest, parsed: ThumborRequest?) async -> (ServerResponse, ImageServerCacheTier) {
+    /// Where a request goes first.
+    private enum FirstStep {
+        /// Answered without work.
+        case answered(ServerResponse, ImageServerCacheTier)
+        /// An image request the memory tier could not answer: its key there, and what its
+        /// `Accept` allows.
+        case work(memoryKey: String, requested: AcceptedFormats)
+    }
+
+    /// Steps 1 and 2 (and the fixed paths): what needs no work, for ``route(_:parsed:)`` and
+    /// ``immediateResponse(to:)`` alike.
+    private func firstStep(_ request: ServerRequest) -> FirstStep {
         guard request.method == "GET" || request.method == "HEAD" else {
             var response = Self.failure(ServingFailure(405, "method \(request.method) is not allowed"))
             response.headers.append(("Allow", "GET, HEAD"))
-            return (response, .none)
+            return .answered(response, .none)
         }
         guard request.path.utf8.count <= configuration.maximumURLLength else {
-            return (Self.failure(ServingFailure(414, "the path is \(request.path.utf8.count) bytes, over the limit of \(configuration.maximumURLLength)")), .none)
+            return .answered(Self.failure(ServingFailure(414, "the path is \(request.path.utf8.count) bytes, over the limit of \(configuration.maximumURLLength)")), .none)
         }
         switch request.path {
         case "/healthcheck", "/health":
-            return (ServerResponse(status: 200, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")], body: Data("WORKING".utf8)), .none)
+            return .answered(ServerResponse(status: 200, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")], body: Data("WORKING".utf8)), .none)
         case "/metrics":
             let text = metrics.exposition(queueDepth: admission.queueDepth, transformsInFlight: admission.inFlight, resultMemory: resultMemory.usage, memoryBudget: configuration.memoryBudget)
-            return (ServerResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")], body: Data(text.utf8)), .none)
+            return .answered(ServerResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")], body: Data(text.utf8)), .none)
         default:
             break
         }
@@ -236,7 +286,18 @@ public final class ImageServer: ServerRequestHandler {
         let requested = AcceptedFormats(header: request.header("Accept"))
         let memoryKey = request.path + "\n" + requested.tag
         if let hit = resultMemory.value(forKey: memoryKey) {
-            return (imageResponse(hit, for: request), .resultMemory)
+            return .answered(imageResponse(hit, for: request), .resultMemory)
+        }
+        return .work(memoryKey: memoryKey, requested: requested)
+    }
+
+    private func route(_ request: ServerRequest, parsed: ThumborRequest?) async -> (ServerResponse, ImageServerCacheTier) {
+        let (memoryKey, requested): (String, AcceptedFormats)
+        switch firstStep(request) {
+        case .answered(let response, let tier):
+            return (response, tier)
+        case .work(let key, let formats):
+            (memoryKey, requested) = (key, formats)
         }
         let accept = requested.encodable(by: coder)
         return await DeadlineRace.run(deadline: configuration.requestTimeout) {

@@ -5,7 +5,8 @@ public struct ImageServerAccessLogEntry: Sendable {
     public var method: String
     /// The request path as received (percent-encoded, without the query).
     public var path: String
-    /// The response status.
+    /// The response status; `499` when the client hung up before the answer (its task was
+    /// cancelled; nothing was sent).
     public var status: Int
     /// The response body's size in bytes (what a `GET` sends; `0` for a `304`).
     public var bytes: Int

@@ -105,8 +105,10 @@ public struct ImageServerConfiguration: Sendable {
     /// serves `photos://` sources (the `PhotosLoader` plug-in). A scheme with no loader answers `400`.
     public var sourceLoaders: [String: any ImageLoader] = [:]
     /// Where one line per request goes (``ImageServerAccessLogEntry``); `nil` (the default)
-    /// logs nothing. Called on the thread that answered the request, after the response is made;
-    /// keep it short (`webimage serve` writes ``ImageServerAccessLogEntry/line`` to stderr).
+    /// logs nothing. Called on the thread that answered the request, after the response is made
+    /// (for an immediate answer, ``ImageServer/immediateResponse(to:)``, the HTTP server's own
+    /// thread); keep it short (`webimage serve` writes ``ImageServerAccessLogEntry/line`` to
+    /// stderr, one `write(2)`). A request whose client hung up is logged with status `499`.
     public var accessLog: (@Sendable (ImageServerAccessLogEntry) -> Void)?
 
     /// The defaults.

@@ -5,31 +5,13 @@ import Glibc
 import Musl
 #endif
 
-/// One response as read off the wire.
-struct RawHTTPResponse: Sendable {
-    var status: Int
-    var headers: [(name: String, value: String)]
-    var body: [UInt8]
-
-    func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
-    }
-
-    var text: String { String(decoding: body, as: UTF8.self) }
-}
-
-struct RawHTTPError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
 /// A blocking TCP client connection that writes requests verbatim (so that escapes reach the
 /// server as written) and reads responses with a `Content-Length`. Blocking calls run on a
 /// thread of their own (``perform(_:)``): not on the cooperative pool, which the server's
 /// handler tasks need, and not on Dispatch's global queues, whose Linux thread pool grows by
 /// about one thread a second when its threads block (fifty blocked clients would stall every
 /// other test for most of a minute). A receive timeout turns a hang into a failure.
-final class RawHTTPConnection: @unchecked Sendable {
+public final class RawHTTPConnection: @unchecked Sendable {
     // @unchecked Sendable: used by one test at a time, one call at a time.
     private let descriptor: Int32
     private var buffer: [UInt8] = []
@@ -38,18 +20,28 @@ final class RawHTTPConnection: @unchecked Sendable {
         self.descriptor = descriptor
     }
 
+    private var isClosed = false
+
     deinit {
+        if !isClosed { Glibc.close(descriptor) }
+    }
+
+    /// Closes the socket now: the client hangs up (else it closes when released). Later calls
+    /// do nothing; nothing else may be called after it.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
         Glibc.close(descriptor)
     }
 
     /// Connects to `host` (an IPv4 or IPv6 literal) on `port`.
-    static func open(port: Int, host: String = "127.0.0.1") async throws -> RawHTTPConnection {
+    public static func open(port: Int, host: String = "127.0.0.1") async throws -> RawHTTPConnection {
         try await perform { try connectNow(port: port, host: host) }
     }
 
     /// Connects and sends `text` in one step on one thread, so that no wait for the task pool
     /// comes between them (for tests with a short idle timeout).
-    static func open(port: Int, host: String = "127.0.0.1", sending text: String) async throws -> RawHTTPConnection {
+    public static func open(port: Int, host: String = "127.0.0.1", sending text: String) async throws -> RawHTTPConnection {
         let bytes = Array(text.utf8)
         return try await perform {
             let connection = try connectNow(port: port, host: host)
@@ -59,7 +51,7 @@ final class RawHTTPConnection: @unchecked Sendable {
     }
 
     /// Runs a blocking `body` on a new thread.
-    static func perform<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    public static func perform<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {
                 continuation.resume(with: Result { try body() })
@@ -69,7 +61,7 @@ final class RawHTTPConnection: @unchecked Sendable {
     }
 
     /// The `errno` of a connect attempt to `host`:`port` (0 when it connected).
-    static func connectError(port: Int, host: String = "127.0.0.1") async -> Int32 {
+    public static func connectError(port: Int, host: String = "127.0.0.1") async -> Int32 {
         (try? await perform { () -> Int32 in
             do {
                 _ = try connectNow(port: port, host: host)
@@ -86,7 +78,7 @@ final class RawHTTPConnection: @unchecked Sendable {
     /// - Returns: How long after the client started connecting it saw the connection closed
     ///   (end of stream, reset or a failed send), by the test's own clock; `nil` when it was
     ///   still open after `limit`.
-    static func trickle(port: Int, head: String, every interval: Duration, giveUpAfter limit: Duration) async throws -> Duration? {
+    public static func trickle(port: Int, head: String, every interval: Duration, giveUpAfter limit: Duration) async throws -> Duration? {
         let bytes = Array(head.utf8)
         let pause = Int32(interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
         return try await perform { () -> Duration? in
@@ -148,13 +140,13 @@ final class RawHTTPConnection: @unchecked Sendable {
     }
 
     /// Sends `text` as is.
-    func send(_ text: String) async throws {
+    public func send(_ text: String) async throws {
         let bytes = Array(text.utf8)
         try await Self.perform { try self.sendNow(bytes) }
     }
 
     /// Sends a request and reads its response (`GET` by default, with a `Host` header).
-    func request(_ target: String, method: String = "GET", headers: [String] = []) async throws -> RawHTTPResponse {
+    public func request(_ target: String, method: String = "GET", headers: [String] = []) async throws -> RawHTTPResponse {
         var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         for header in headers { text += header + "\r\n" }
         text += "\r\n"
@@ -167,12 +159,12 @@ final class RawHTTPConnection: @unchecked Sendable {
     }
 
     /// Reads one response.
-    func readResponse(isHead: Bool = false) async throws -> RawHTTPResponse {
+    public func readResponse(isHead: Bool = false) async throws -> RawHTTPResponse {
         try await Self.perform { try self.readResponseNow(isHead: isHead) }
     }
 
     /// Reads until the server closes the connection; returns what arrived.
-    func readToEnd() async throws -> [UInt8] {
+    public func readToEnd() async throws -> [UInt8] {
         try await Self.perform {
             while try self.fill() {}
             defer { self.buffer.removeAll() }
