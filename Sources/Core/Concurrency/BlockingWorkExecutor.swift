@@ -6,8 +6,10 @@ import Foundation
 ///
 /// The cooperative thread pool has as many threads as cores; a synchronous decode of a large
 /// image on it stalls every other task (a memory cache hit included) for as long as it runs.
-/// Work handed to an executor runs on Dispatch's global threads instead, and never more than
-/// ``width`` at once: 200 concurrent decodes queue up, they do not make 200 threads.
+/// Work handed to an executor runs on threads of its own instead (Dispatch's overcommitting
+/// threads, each worker on a serial queue: on Linux the global concurrent queues share the
+/// Swift pool's threads), and never more than ``width`` at once: 200 concurrent decodes queue
+/// up, they do not make 200 threads.
 ///
 /// ```swift
 /// let image = try await BlockingWorkExecutor.processing.run { try coder.decode(data, options: options) }
@@ -314,11 +316,19 @@ public final class BlockingWorkExecutor: Sendable {
     /// chained step was handed to.
     private func startWorker() {
         state.withLock { $0.startedWorkers += 1 }
-        DispatchQueue.global().async { [self] in
+        // A serial queue of its own for each worker: Dispatch serves serial queues with its
+        // overcommitting threads, made as needed, never with the threads of the Swift
+        // concurrency pool. On Linux, Swift's global executor, `DispatchQueue.global()` and
+        // concurrent queues share one pool of as many threads as cores, so two long
+        // transforms there stopped every task of the process (a request's deadline included)
+        // until they ended. The executor's width still bounds how many workers run its jobs.
+        DispatchQueue(label: name + ".worker").async { [self] in
             var executor = self
             while let next = executor.drain() { executor = next }
         }
     }
+
+
 
     /// Runs queued jobs on the current thread, which holds one of this executor's slots, until
     /// none is left (or the width went down), then gives the slot back.
