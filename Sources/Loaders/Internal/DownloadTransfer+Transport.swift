@@ -87,7 +87,9 @@ extension DownloadTransfer: CurlExchangeOwner {
             if cancelNow { loop.cancel(exchange) }
             return
         }
-        DispatchQueue.global().async { [self] in
+        // A serial queue of its own: its thread is not one of the Swift pool's (on Linux the
+        // global queues share them, and a blocked one is replaced only after a delay).
+        DispatchQueue(label: "SwiftWebImage.Downloader.targetCheck").async { [self] in
             let request = exchange.request
             exchange.setTargetCheck(TargetCheck.run(url: request.url, addressGuard: targetGuard, resolveOverrides: request.resolve))
             loop.start(exchange)

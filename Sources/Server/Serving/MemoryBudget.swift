@@ -267,6 +267,9 @@ public final class MemoryBudget: Sendable {
         return true
     }
 
+    /// Where `malloc_trim` runs: a serial queue, off the Swift pool's threads.
+    private static let trimQueue = DispatchQueue(label: "WebImageServer.MemoryBudget.trim")
+
     /// Runs `malloc_trim` on a background queue, at most once a second.
     private func scheduleTrim() {
         let delay = condition.locked { () -> Duration in
@@ -274,7 +277,7 @@ public final class MemoryBudget: Sendable {
             return max(.zero, .seconds(1) - (ContinuousClock.now - last))
         }
         let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [self] in
+        Self.trimQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [self] in
             #if canImport(Glibc)
             _ = malloc_trim(0)
             #endif
@@ -300,7 +303,7 @@ public final class MemoryBudget: Sendable {
         }
         if trim {
             // scheduleTrim takes the lock: run it once this call has let go.
-            DispatchQueue.global(qos: .utility).async { [self] in scheduleTrim() }
+            Self.trimQueue.async { [self] in scheduleTrim() }
         }
     }
 }
