@@ -1,3 +1,6 @@
+// CMicroHTTPD: its header includes <sys/socket.h> first, so the whole-module (release) build
+// finds SHUT_RDWR through it, not through Glibc.
+import CMicroHTTPD
 import Foundation
 import WebImageCore
 #if canImport(Glibc)

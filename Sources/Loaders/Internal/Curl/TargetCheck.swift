@@ -1,3 +1,6 @@
+// CCurl: its header includes <sys/socket.h> first, so the whole-module (release) build finds
+// SOCK_STREAM through it, not through Glibc.
+import CCurl
 import Foundation
 #if canImport(Glibc)
 import Glibc
