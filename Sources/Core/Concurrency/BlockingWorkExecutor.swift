@@ -6,8 +6,10 @@ import Foundation
 ///
 /// The cooperative thread pool has as many threads as cores; a synchronous decode of a large
 /// image on it stalls every other task (a memory cache hit included) for as long as it runs.
-/// Work handed to an executor runs on Dispatch's global threads instead, and never more than
-/// ``width`` at once: 200 concurrent decodes queue up, they do not make 200 threads.
+/// Work handed to an executor runs on threads of Dispatch's overcommitting pool instead (never
+/// the concurrency pool's: on Linux both would otherwise share one root queue of one thread per
+/// core), and never more than ``width`` at once: 200 concurrent decodes queue up, they do not
+/// make 200 threads.
 ///
 /// ```swift
 /// let image = try await BlockingWorkExecutor.processing.run { try coder.decode(data, options: options) }
@@ -314,7 +316,13 @@ public final class BlockingWorkExecutor: Sendable {
     /// chained step was handed to.
     private func startWorker() {
         state.withLock { $0.startedWorkers += 1 }
-        DispatchQueue.global().async { [self] in
+        // Not on DispatchQueue.global(): on Linux, Swift's concurrency pool runs on that same
+        // root queue, which keeps one thread per core busy at most, so `width` CPU-bound jobs
+        // (the default width is the number of cores) would leave no thread for any task (a
+        // request's deadline, a health check) until one ends (issue 33: 504s 16-35 s late). A
+        // serial queue of its own runs on Dispatch's overcommitting root queue, which starts a
+        // thread when none is free; the width still bounds how many jobs run.
+        DispatchQueue(label: name).async { [self] in
             var executor = self
             while let next = executor.drain() { executor = next }
         }

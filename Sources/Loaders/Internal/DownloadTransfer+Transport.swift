@@ -87,7 +87,9 @@ extension DownloadTransfer: CurlExchangeOwner {
             if cancelNow { loop.cancel(exchange) }
             return
         }
-        DispatchQueue.global().async { [self] in
+        // A serial queue of its own runs on Dispatch's overcommitting pool: a slow lookup never
+        // holds a thread of DispatchQueue.global(), which on Linux is Swift's concurrency pool.
+        DispatchQueue(label: "SwiftWebImage.targetCheck").async { [self] in
             let request = exchange.request
             exchange.setTargetCheck(TargetCheck.run(url: request.url, addressGuard: targetGuard, resolveOverrides: request.resolve))
             loop.start(exchange)
