@@ -11,8 +11,9 @@ import WebPCoder
 /// - Parses the options (``ServeOptions``) into the serving library's configuration and builds
 ///   an ``/WebImageServe/ImageServe`` from it: the caches (``/WebImageServe/ImageServeCaches``),
 ///   an ``ImageManager`` over the originals, the image server over it (whose downloader refuses
-///   non-public addresses unless `--allow-private-sources`, stops at `--max-source-bytes` and
-///   gives up after `--timeout`), its access log and the HTTP server. Decoding and encoding use
+///   non-public addresses unless `--allow-private-sources` or `--allow-source-address` lets
+///   them through, fetches through `--proxy` when one is named, stops at `--max-source-bytes`
+///   and gives up after `--timeout`), its access log and the HTTP server. Decoding and encoding use
 ///   a coders manager of its own (``coders(webpMethod:)``).
 /// - Prints `webimage serve: listening on http://HOST:PORT` on standard output once it accepts
 ///   connections (with `--port 0`, the port the system picked), then on standard error a line
@@ -53,6 +54,20 @@ struct ServeCommand: Command {
           --allow-source-host H Only fetch from host H (exact, or *.example.com for its
                                 subdomains); repeatable, or comma-separated. Default: any
                                 public host.
+          --allow-source-address CIDR
+                                Also fetch from this non-public address or network (an
+                                origin on a private network: 10.1.0.0/16, 192.168.1.7,
+                                fd00:1::/32) while other non-public ones stay refused;
+                                repeatable, or comma-separated. Each redirect is judged
+                                again. Default: none.
+          --proxy URL           Fetch origins through this HTTP proxy: http://HOST:PORT or
+                                https://..., with USER:PASSWORD@ if it needs them (prefer
+                                WEBIMAGE_SERVE_PROXY then: a flag shows in 'ps'). Each
+                                target's address is still judged first and reached through
+                                CONNECT to that address; the proxy's own address needs no
+                                allowance. Default: none; http_proxy, https_proxy and
+                                all_proxy are not used (they are, by libcurl, with
+                                --allow-private-sources and no --proxy).
           --root DIR            Serve sources without a scheme from files under DIR (no path
                                 may leave it). Default: none (such sources are refused).
           --cache-dir DIR       Keep the caches in DIR/originals and DIR/results (default:

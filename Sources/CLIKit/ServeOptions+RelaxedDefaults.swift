@@ -11,9 +11,11 @@ extension ServeOptions {
     }
 
     /// Every setting of these options that relaxes a safe default, in the order of the help:
-    /// unsigned URLs, private sources, a file root, and every limit given a value looser than its
-    /// default (higher, or 0 for none where 0 turns the limit off). Limits made stricter, and
-    /// `--allow-source-host` (it narrows where sources come from), are not relaxations.
+    /// unsigned URLs, private sources, the non-public addresses `--allow-source-address` lets
+    /// through, a file root, and every limit given a value looser than its default (higher, or
+    /// 0 for none where 0 turns the limit off). Limits made stricter, `--allow-source-host` (it
+    /// narrows where sources come from) and `--proxy` (the address guard still judges every
+    /// target) are not relaxations.
     var relaxedDefaults: [RelaxedDefault] {
         let safe = ImageServeConfiguration()
         var relaxed: [RelaxedDefault] = []
@@ -31,6 +33,10 @@ extension ServeOptions {
         let seconds: (Duration) -> String = { Self.secondsText($0) }
         flag("--allow-unsigned", serve.server.allowsUnsigned)
         flag("--allow-private-sources", serve.server.allowsPrivateSources)
+        let addresses = serve.server.downloaderConfiguration.allowedNonPublicAddresses
+        if !addresses.isEmpty {
+            relaxed.append(RelaxedDefault(option: "--allow-source-address", setting: "--allow-source-address \(addresses.joined(separator: ",")) (non-public, fetched from)"))
+        }
         if let root = serve.server.fileRoot {
             relaxed.append(RelaxedDefault(option: "--root", setting: "--root \(root.path) (serves its files)"))
         }
@@ -53,7 +59,9 @@ extension ServeOptions {
 
     /// What `webimage serve` prints on standard error once it listens: every relaxed default
     /// with where it came from (`command line`, or the environment variable), then the source
-    /// hosts when `--allow-source-host` narrows them.
+    /// hosts when `--allow-source-host` narrows them, then the proxy origins are fetched through
+    /// when `--proxy` names one (its password hidden). The proxy is not a relaxed default (the
+    /// address guard still judges every target through it) but where fetches go is worth a look.
     /// - Parameter commandLine: The options of the command line alone (before the environment
     ///   was merged in).
     func relaxedDefaultsLine(commandLine: ParsedArguments) -> String {
@@ -65,6 +73,9 @@ extension ServeOptions {
         line += relaxed.isEmpty ? "none" : relaxed.map { "\($0.setting) [\(origin($0.option))]" }.joined(separator: ", ")
         if !serve.server.allowedSourceHosts.isEmpty {
             line += "; sources only from \(serve.server.allowedSourceHosts.joined(separator: ", ")) [\(origin("--allow-source-host"))]"
+        }
+        if let proxy = serve.server.downloaderConfiguration.proxy {
+            line += "; origins fetched through the proxy \(Self.proxyText(proxy)) [\(origin("--proxy"))]"
         }
         return line
     }

@@ -42,13 +42,13 @@ struct ServeOptions: Sendable {
     /// The options that take a value.
     static let valueOptions: Set<String> = [
         "--port", "--host", "--key", "--key-file", "--cache-dir", "--memory-cache-mb", "--disk-cache-mb", "--memory-limit",
-        "--redis", "--redis-namespace", "--allow-source-host", "--root", "--max-source-bytes",
+        "--redis", "--redis-namespace", "--allow-source-host", "--allow-source-address", "--proxy", "--root", "--max-source-bytes",
         "--max-source-pixels", "--max-total-pixels", "--max-frames", "--max-output", "--max-url-length", "--max-filters", "--max-filter-work",
         "--timeout", "--origin-timeout", "--queue", "--threads", "--workers", "--max-connections",
         "--max-connections-per-client", "--client-timeout", "--max-age", "--quality", "--webp-method", "--access-log",
     ]
     /// The options that may be given several times.
-    static let repeatable: Set<String> = ["--allow-source-host"]
+    static let repeatable: Set<String> = ["--allow-source-host", "--allow-source-address"]
     /// Options of which at most one may be given; the environment gives none of a group the
     /// command line names one of.
     static let exclusiveGroups: [Set<String>] = [["--key", "--key-file"], ["--cache-dir", "--no-cache"]]
@@ -99,6 +99,21 @@ struct ServeOptions: Sendable {
             let hosts = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
             guard !hosts.isEmpty else { throw .usage("\(command): --allow-source-host needs a host name") }
             serve.server.allowedSourceHosts += hosts
+        }
+        for value in arguments.allValues("--allow-source-address") {
+            // Checked with the address guard's own parser: the guard refuses every connection
+            // while one entry is malformed, so a bad one must stop the start instead.
+            let entries = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            for entry in entries.isEmpty ? [value] : entries {
+                guard DownloaderConfiguration.isValidAllowedNonPublicAddress(entry) else {
+                    throw .usage("\(command): --allow-source-address needs an IP address or a CIDR network (10.1.0.0/16, 192.168.1.7, "
+                        + "fd00::/8; a prefix up to 32 for IPv4, 128 for IPv6), not '\(entry)'")
+                }
+                serve.server.downloaderConfiguration.allowedNonPublicAddresses.append(entry)
+            }
+        }
+        if let value = arguments.value("--proxy") {
+            serve.server.downloaderConfiguration.proxy = try Self.proxy(value, command: command)
         }
         if let root = arguments.value("--root") {
             var isDirectory: ObjCBool = false

@@ -163,6 +163,8 @@ import WebPCoder
         (["--redis", "redis://127.0.0.1/x"], "the path must be a database number"),
         (["--redis", "redis://127.0.0.1:0"], "port 0 is out of range"),
         (["--cache-dir", "c", "--no-cache"], "--cache-dir and --no-cache cannot be used together"),
+        (["--allow-source-address", ","], "--allow-source-address needs an IP address or a CIDR network"),
+        (["--proxy", ""], "--proxy needs an http:// or https:// proxy URL (http://proxy.internal:3128), not '': it is not a URL"),
         (["extra"], "takes no arguments, only options"),
     ])
     func badValuesAreUsageErrors(arguments: [String], expected: String) throws {
@@ -223,6 +225,95 @@ import WebPCoder
             + "sources only from a.example [command line]")
         #expect(try line(["--key", "k"], environment: ["WEBIMAGE_SERVE_ALLOW_SOURCE_HOST": "a.example,*.b.example"])
             == "relaxed defaults: none; sources only from a.example, *.b.example [WEBIMAGE_SERVE_ALLOW_SOURCE_HOST]")
+    }
+
+    // MARK: Where sources are fetched from: --allow-source-address, --proxy (issue 33)
+
+    @Test func sourceAddressesAndTheProxyFromFlagsAndTheEnvironment() throws {
+        let defaults = try options(["--key", "k"]).server.downloaderConfiguration
+        #expect(defaults.allowedNonPublicAddresses.isEmpty)
+        #expect(defaults.proxy == nil)
+        let flags = try options([
+            "--key", "k", "--allow-source-address", "127.0.0.1/32", "--allow-source-address", " 10.0.0.0/8, fd00::/8 ,",
+            "--allow-source-address", "::1", "--proxy", "http://proxy.internal:3128",
+        ]).server.downloaderConfiguration
+        #expect(flags.allowedNonPublicAddresses == ["127.0.0.1/32", "10.0.0.0/8", "fd00::/8", "::1"])
+        #expect(flags.proxy == URL(string: "http://proxy.internal:3128"))
+        let environment = try options(["--key", "k"], environment: [
+            "WEBIMAGE_SERVE_ALLOW_SOURCE_ADDRESS": "192.168.0.0/16, 2001:db8::1/128",
+            "WEBIMAGE_SERVE_PROXY": "https://user:secret@[fd00::3]:8443/",
+        ]).server.downloaderConfiguration
+        #expect(environment.allowedNonPublicAddresses == ["192.168.0.0/16", "2001:db8::1/128"])
+        #expect(environment.proxy == URL(string: "https://user:secret@[fd00::3]:8443/"))
+        // The command line wins, and does not add to the environment's list.
+        let both = try options(["--key", "k", "--allow-source-address", "10.1.2.3"], environment: ["WEBIMAGE_SERVE_ALLOW_SOURCE_ADDRESS": "10.9.9.9"])
+        #expect(both.server.downloaderConfiguration.allowedNonPublicAddresses == ["10.1.2.3"])
+        // The server's downloader gets them (the address guard stays on).
+        let server = try ServeCommand.makeServer(try options(["--allow-unsigned", "--no-cache", "--access-log", "off", "--allow-source-address", "10.0.0.0/8", "--proxy", "http://127.0.0.1:3128"]), command: "serve")
+        #expect(server.images.configuration.downloaderConfiguration.allowedNonPublicAddresses == ["10.0.0.0/8"])
+        #expect(server.images.configuration.downloaderConfiguration.proxy == URL(string: "http://127.0.0.1:3128"))
+        #expect(!server.images.configuration.allowsPrivateSources)
+    }
+
+    /// Every entry the address guard cannot read is refused at start-up, naming it: the guard
+    /// would otherwise refuse every connection. The check is the guard's own parser.
+    @Test(arguments: [
+        "10.0.0.0/33", "::/129", "fd00::/-1", "300.1.1.1", "10.0.0.1/", "10.0.0.0/8/8", "images.example", "10.0.0.0/eight",
+        "fe80::1%eth0", "1.2.3", "[::1]",
+    ])
+    func anAddressTheGuardCannotReadIsAUsageErrorNamingIt(entry: String) throws {
+        for (arguments, environment) in [(["--allow-source-address", "127.0.0.1, \(entry)"], [:]), ([], ["WEBIMAGE_SERVE_ALLOW_SOURCE_ADDRESS": "127.0.0.1,\(entry)"])] {
+            let message = try #require(usageMessage(["--allow-unsigned"] + arguments, environment: environment))
+            #expect(message == "serve: --allow-source-address needs an IP address or a CIDR network (10.1.0.0/16, 192.168.1.7, "
+                + "fd00::/8; a prefix up to 32 for IPv4, 128 for IPv6), not '\(entry)'")
+        }
+        #expect(!DownloaderConfiguration.isValidAllowedNonPublicAddress(entry))
+    }
+
+    @Test(arguments: ["0.0.0.0/0", "127.0.0.1", "10.0.0.0/8", "192.168.1.7/32", "::/0", "::1", "fd00::/8", "::ffff:10.0.0.0/104", "2001:db8::/32"])
+    func everyAddressAndNetworkFormIsAccepted(entry: String) throws {
+        #expect(try options(["--allow-unsigned", "--allow-source-address", entry]).server.downloaderConfiguration.allowedNonPublicAddresses == [entry])
+    }
+
+    @Test(arguments: [
+        ("socks5://proxy.internal:1080", "its scheme must be http or https (a CONNECT tunnel keeps the address guard on the target)"),
+        ("proxy.internal:3128", "its scheme must be http or https"),
+        ("http://", "it has no host"),
+        ("http://proxy.internal:3128/path", "a proxy URL has no path, query or fragment"),
+        ("http://proxy.internal:3128?x=1", "a proxy URL has no path, query or fragment"),
+    ])
+    func aProxyThatIsNotAnHTTPProxyURLIsAUsageError(value: String, problem: String) throws {
+        let message = try #require(usageMessage(["--allow-unsigned", "--proxy", value]))
+        #expect(message.hasPrefix("serve: --proxy needs an http:// or https:// proxy URL (http://proxy.internal:3128), not '\(value)': "), "\(message)")
+        #expect(message.contains(problem), "\(message)")
+        let environment = try #require(usageMessage(["--allow-unsigned"], environment: ["WEBIMAGE_SERVE_PROXY": value]))
+        #expect(environment == message)
+    }
+
+    @Test func aProxysPasswordIsNeverShown() throws {
+        let message = try #require(usageMessage(["--allow-unsigned", "--proxy", "http://user:s3cret@proxy.internal:3128/x"]))
+        #expect(!message.contains("s3cret") && message.contains("'http://user:***@proxy.internal:3128/x'"), "\(message)")
+        let parser = ArgumentParser(command: "serve", flags: ServeOptions.flags, options: ServeOptions.valueOptions, repeatable: ServeOptions.repeatable)
+        let commandLine = try parser.parse(["--key", "k"])
+        let options = try ServeOptions(ServeEnvironment.merge(commandLine, environment: ["WEBIMAGE_SERVE_PROXY": "http://user:s3cret@proxy.internal:3128"], command: "serve"), command: "serve")
+        #expect(options.relaxedDefaultsLine(commandLine: commandLine)
+            == "relaxed defaults: none; origins fetched through the proxy http://user:***@proxy.internal:3128 [WEBIMAGE_SERVE_PROXY]")
+    }
+
+    @Test func aSourceAddressIsARelaxedDefaultAndTheProxyIsShownAfterThem() throws {
+        func line(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
+            let parser = ArgumentParser(command: "serve", flags: ServeOptions.flags, options: ServeOptions.valueOptions, repeatable: ServeOptions.repeatable)
+            let commandLine = try parser.parse(arguments)
+            let options = try ServeOptions(ServeEnvironment.merge(commandLine, environment: environment, command: "serve"), command: "serve")
+            return options.relaxedDefaultsLine(commandLine: commandLine)
+        }
+        #expect(try line(["--key", "k", "--allow-source-address", "10.1.0.0/16", "--allow-source-address", "fd00::7"])
+            == "relaxed defaults: --allow-source-address 10.1.0.0/16,fd00::7 (non-public, fetched from) [command line]")
+        #expect(try line(["--allow-unsigned", "--allow-source-host", "images.internal", "--proxy", "http://127.0.0.1:3128"],
+                         environment: ["WEBIMAGE_SERVE_ALLOW_SOURCE_ADDRESS": "10.1.0.0/16"])
+            == "relaxed defaults: --allow-unsigned [command line], --allow-source-address 10.1.0.0/16 (non-public, fetched from) "
+            + "[WEBIMAGE_SERVE_ALLOW_SOURCE_ADDRESS]; sources only from images.internal [command line]; "
+            + "origins fetched through the proxy http://127.0.0.1:3128 [command line]")
     }
 
     @Test func redisURLs() throws {

@@ -66,6 +66,9 @@ final class ServeProcess: Sendable {
         process.send(SIGKILL)
     }
 
+    /// The child's process id (its `/proc/<pid>/stat` has the CPU time it used).
+    var processIdentifier: pid_t { process.processIdentifier }
+
     /// The URL of `path` (which starts with `/`) on this server.
     func url(_ path: String) -> URL {
         URL(string: baseURL.absoluteString + path)!
