@@ -72,7 +72,7 @@ public final class ImageServe: Sendable {
     /// Starts listening (see ``/WebImageHTTPServer/HTTPServer/start()``).
     /// - Throws: A ``/WebImageCore/WebImageError`` naming the address and the reason (port in use, bad host).
     public func start() throws {
-        if configuration.tunesAllocator { AllocatorTuning.apply() }
+        if configuration.tunesAllocator { AllocatorTuning.apply(memoryLimit: memoryBudget.limit) }
         try http.start()
     }
 
