@@ -17,12 +17,14 @@ import CMalloc
 ///   is what bounds the resident memory (measured through the serve benchmark's cold case at a
 ///   1 GiB limit: 1,139-1,227 MiB peak with glibc's defaults, 883 MiB with this).
 /// - `M_MMAP_THRESHOLD`, fixed (glibc's default starts at 128 KiB and rises up to 32 MiB), from
-///   the memory limit: 32 MiB at 1 GiB or more, where a bitmap under it (a 3000x2000 original
-///   is 24 MB) is taken from an arena and its pages are reused by the next decode instead of
-///   being mapped and faulted in again (1 MiB there cost the cold case 30% of its throughput:
-///   122 against 87 requests a second, 15.5 against 22 CPU ms each, peak 834 against 437
-///   MiB); 1 MiB under 1 GiB, where every bitmap is its own mapping, returned when freed (at
-///   512 MiB the arenas' reuse took the peak to 598 MiB, over the limit's 10%; 344 MiB so).
+///   the memory limit. At 2 GiB or more, 32 MiB: a bitmap under it (a 3000x2000 original is
+///   24 MB) is taken from an arena and its pages are reused by the next decode instead of being
+///   mapped and faulted in again (the serve benchmark's cold case: 127 requests a second at
+///   14.8 CPU ms each, peak 889 MiB at a 2 GiB limit). Under 2 GiB, 1 MiB: every bitmap is its
+///   own mapping, returned when freed, for 30% less cold throughput (87-90 requests a second,
+///   21-22 CPU ms) but a peak well inside the limit (437-543 MiB through `jpeg` and `cold` at
+///   1 GiB, 741 MiB through all five cases; with 32 MiB at 1 GiB the five cases peaked at
+///   1,103 MiB, 2% under the limit's 10%, and at 512 MiB `cold` went over it).
 /// - `M_TRIM_THRESHOLD` 32 MiB: the top of the main arena beyond that is given back.
 /// - ``MemoryBudget`` calls `malloc_trim` after large releases (every arena's free pages).
 /// - An operator's own glibc settings win: with `GLIBC_TUNABLES` or any `MALLOC_` variable
@@ -39,7 +41,7 @@ enum AllocatorTuning {
 
     /// The settings, applied on first use.
     private static let applied: Bool = {
-        let mmapThreshold: Int32 = (limit.withLock { $0 } ?? 0) >= 1 << 30 ? 32 << 20 : 1 << 20
+        let mmapThreshold: Int32 = (limit.withLock { $0 } ?? 0) >= 2 << 30 ? 32 << 20 : 1 << 20
         let environment = ProcessInfo.processInfo.environment
         guard !environment.keys.contains(where: { $0 == "GLIBC_TUNABLES" || $0.hasPrefix("MALLOC_") }) else { return false }
         #if canImport(Glibc)
