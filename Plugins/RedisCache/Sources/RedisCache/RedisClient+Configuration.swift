@@ -29,11 +29,15 @@ extension RedisClient {
         /// The most connections kept open to the server (default 4, at least 1). Round trips
         /// beyond that wait for a free connection.
         public var maxConnections: Int
-        /// The wait before the first reconnect after a failure, in seconds (default 0.1).
-        /// Each further consecutive failure doubles it, up to ``maximumReconnectDelay``; each
-        /// wait is shortened at random by up to a quarter, so that a fleet does not reconnect in
-        /// step. While waiting, round trips fail at once with ``RedisClientError/Kind/backingOff``.
-        /// 0 retries at once every time.
+        /// The wait before a server is tried again after an outage begins, in seconds (default
+        /// 0.1). The backoff is per outage, not per failure: the first connection-level failure
+        /// starts it, and failures of round trips already under way at that moment do not
+        /// lengthen it. After the wait one round trip (the probe) tries the server while the
+        /// others still fail at once; if the probe fails too, the wait doubles, up to
+        /// ``maximumReconnectDelay``; if it succeeds, the outage is over. Each wait is shortened
+        /// at random by up to a quarter, so that a fleet does not reconnect in step. While
+        /// waiting, round trips fail at once with ``RedisClientError/Kind/backingOff``. 0 retries
+        /// at once every time.
         public var initialReconnectDelay: TimeInterval
         /// The longest wait between reconnects, in seconds (default 10).
         public var maximumReconnectDelay: TimeInterval
@@ -41,6 +45,9 @@ extension RedisClient {
         /// announcing one) is a ``RedisClientError/Kind/protocolViolation``: memory stays bounded
         /// whatever the server sends.
         public var maxReplySize: Int
+        /// How the server a command goes to is found (default ``Topology/standalone``:
+        /// ``host`` and ``port``). With Sentinel or Cluster, ``host`` and ``port`` are not used.
+        public var topology: Topology
 
         /// Settings as given; see each property for its default.
         /// - Parameters: See the properties.
@@ -55,7 +62,8 @@ extension RedisClient {
             maxConnections: Int = 4,
             initialReconnectDelay: TimeInterval = 0.1,
             maximumReconnectDelay: TimeInterval = 10,
-            maxReplySize: Int = 64 << 20
+            maxReplySize: Int = 64 << 20,
+            topology: Topology = .standalone
         ) {
             self.host = host
             self.port = port
@@ -68,11 +76,20 @@ extension RedisClient {
             self.initialReconnectDelay = initialReconnectDelay
             self.maximumReconnectDelay = maximumReconnectDelay
             self.maxReplySize = maxReplySize
+            self.topology = topology
         }
 
-        /// `host:port` (IPv6 addresses in brackets), for messages.
+        /// Where the servers are, for messages: `host:port` (IPv6 addresses in brackets) for one
+        /// server, `sentinel NAME via host:port,...` or `cluster via host:port,...`.
         public var endpoint: String {
-            host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+            switch topology {
+            case .standalone:
+                return RedisEndpoint(host: host, port: port).description
+            case .sentinel(let sentinel):
+                return "sentinel master \(sentinel.masterName) via \(sentinel.sentinels.map(\.description).joined(separator: ","))"
+            case .cluster(let cluster):
+                return "cluster via \(cluster.seeds.map(\.description).joined(separator: ","))"
+            }
         }
     }
 
@@ -92,6 +109,14 @@ extension RedisClient {
         public var rejectedWhileBackingOff = 0
         /// Pooled connections found closed by the server (a restart) and replaced before use.
         public var staleConnectionsReplaced = 0
+        /// Outages: times a server went from usable to backing off. Failures of round trips
+        /// that were already under way when an outage began count in their own counters, not
+        /// here, and do not lengthen the backoff.
+        public var outages = 0
+        /// Round trips that tried a server again after its backoff (one at a time per server).
+        public var probes = 0
+        /// Outages that ended: a round trip to the server succeeded again.
+        public var recoveries = 0
 
         /// All counters at zero.
         public init() {}

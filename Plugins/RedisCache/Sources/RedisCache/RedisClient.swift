@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import WebImageCore
 
 /// A small Redis client for what a cache needs: RESP2 over TCP, AUTH and SELECT on connect,
@@ -21,11 +21,16 @@ import WebImageCore
 ///   use and replaced; a reused connection that breaks mid round trip is replaced and the
 ///   round trip tried once more (the cache's commands are idempotent).
 /// - **Failures and backoff.** A connection-level failure (refused, timed out, broken, bad
-///   bytes, AUTH refused) closes that connection and starts a backoff
-///   (``Configuration/initialReconnectDelay``, doubling to ``Configuration/maximumReconnectDelay``)
-///   during which round trips fail at once with ``RedisClientError/Kind/backingOff``; the
-///   first round trip after it tries the server again, and a success ends the backoff. No
-///   background task is involved: reconnecting is driven by use.
+///   bytes, AUTH refused) closes that connection and begins an outage of that server: round
+///   trips to it fail at once with ``RedisClientError/Kind/backingOff`` for
+///   ``Configuration/initialReconnectDelay``. The backoff is per outage, not per failure:
+///   concurrent round trips that fail in the same outage do not lengthen it. After it, one
+///   round trip at a time tries the server again (the probe); a failed probe doubles the wait
+///   (up to ``Configuration/maximumReconnectDelay``), a success ends the outage. So a server
+///   back after an outage is used again within one backoff step. No background task is
+///   involved: reconnecting is driven by use. ``nodeStates`` and ``statistics`` show it.
+/// - **Topologies.** One server, a Sentinel-managed master, or a Redis Cluster
+///   (``Configuration/topology``); see ``Topology``.
 /// - **Errors.** Methods throw ``/WebImageCore/WebImageError`` with code `cacheFailure`, a
 ///   message naming the server and the command, and a ``RedisClientError`` as the underlying
 ///   error. Error replies (`-ERR ...`) are not thrown: they are ``RedisValue/error(_:)``.
@@ -34,30 +39,59 @@ import WebImageCore
 public final class RedisClient: Sendable {
     /// Where the server is and how the client talks to it.
     public let configuration: Configuration
-    private let pool: ConnectionPool
-    private let parser: RESPParser
+    private let routing: any RedisRouting
+    private let counters: Locked<Statistics>
 
-    /// A client for the server `configuration` names. Makes no connection yet: the first
+    /// A client for the servers `configuration` names. Makes no connection yet: the first
     /// round trip connects.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        self.pool = ConnectionPool(configuration: configuration)
-        self.parser = RESPParser(maxReplySize: max(1024, configuration.maxReplySize))
+        let counters = Locked(Statistics())
+        let parser = RESPParser(maxReplySize: max(1024, configuration.maxReplySize))
+        self.counters = counters
+        switch configuration.topology {
+        case .standalone:
+            let node = RedisNode(
+                endpoint: RedisEndpoint(host: configuration.host, port: configuration.port),
+                configuration: configuration,
+                handshake: RedisNode.dataHandshake(configuration),
+                counters: counters,
+                parser: parser
+            )
+            routing = StandaloneRouting(node: node)
+        case .sentinel, .cluster:
+            routing = Self.makeRouting(configuration, counters: counters, parser: parser)
+        }
     }
 
     deinit {
-        pool.shutdown()
+        routing.shutdown()
     }
 
-    /// The counters since the client was made.
+    /// The counters since the client was made (over all its servers).
     public var statistics: Statistics {
-        pool.statistics
+        counters.withLock { $0 }
     }
 
     /// When the reconnect backoff ends, or `nil` when the client is not backing off (the next
-    /// round trip talks to the server).
+    /// round trip talks to the server). With several servers, the latest of those being backed
+    /// off.
     public var reconnectAllowedAt: ContinuousClock.Instant? {
-        pool.reconnectAllowedAt
+        routing.nodes.compactMap { $0.node.pool.reconnectAllowedAt }.max()
+    }
+
+    /// The state of each server the client talks to now: the one server, or the Sentinels, the
+    /// master and replicas, or the cluster's nodes.
+    public var nodeStates: [NodeState] {
+        routing.nodes.map { node, role in
+            NodeState(
+                endpoint: node.endpoint,
+                role: role,
+                isInOutage: node.pool.isInOutage,
+                reconnectAllowedAt: node.pool.reconnectAllowedAt,
+                outageFailures: node.pool.outageFailures
+            )
+        }
     }
 
     /// Sends one command and returns its reply (an error reply is a value, not thrown).
@@ -68,7 +102,7 @@ public final class RedisClient: Sendable {
     }
 
     /// Sends `commands` in one write and returns their replies, in order (pipelining: one round
-    /// trip for all of them).
+    /// trip for all of them; in a cluster, one per node the keys live on).
     /// - Throws: ``/WebImageCore/WebImageError`` (`cacheFailure`, with a ``RedisClientError``)
     ///   when the round trip fails (no reply is returned then); `cancelled` when the task was
     ///   cancelled before it started.
@@ -79,32 +113,47 @@ public final class RedisClient: Sendable {
             throw WebImageError.cancelled("Redis \(what) to \(configuration.endpoint) cancelled before it was sent")
         }
         let deadline = Deadline.after(seconds: configuration.commandTimeout)
-        let slot: PoolSlot
         do {
-            slot = try await pool.acquire(deadline: deadline)
+            return try await routing.pipeline(commands, what: what, deadline: deadline)
         } catch let error as RedisClientError {
             throw failure(error, what: what)
         } catch {
             throw WebImageError.cancelled("Redis \(what) to \(configuration.endpoint) cancelled while waiting for a connection")
         }
-        if deadline.hasPassed {
-            // Handed a connection only as the time ran out: the server is not to blame, and
-            // the connection stays pooled.
-            pool.release(slot, outcome: .unused)
-            throw failure(RedisClientError(.timedOut, "no connection to \(configuration.endpoint) became free within the command timeout of \(configuration.commandTimeout) s"), what: what)
+    }
+
+    /// Walks the keys that match `pattern` (a `SCAN` `MATCH` glob) on every data server that
+    /// holds keys: the one server, the master, or each master of a cluster. `body` gets each
+    /// batch (possibly empty, possibly with keys seen before: `SCAN`'s guarantees); the walk
+    /// stops when every server's cursor is back at 0, or when the task is cancelled.
+    /// - Parameters:
+    ///   - pattern: The `MATCH` pattern.
+    ///   - count: The `COUNT` hint per step.
+    ///   - body: Called with each batch of keys; an error it throws stops the walk.
+    /// - Throws: ``/WebImageCore/WebImageError`` (`cacheFailure`) when a round trip fails or a
+    ///   reply is not a `SCAN` reply; what `body` throws.
+    public func scanKeys(matching pattern: Data, count: Int = 1000, _ body: ([Data]) async throws -> Void) async throws {
+        let primaries: [RedisNode]
+        do {
+            primaries = try await routing.primaries(deadline: Deadline.after(seconds: configuration.commandTimeout))
+        } catch let error as RedisClientError {
+            throw failure(error, what: "SCAN")
         }
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[RedisValue], RedisClientError>, Never>) in
-            slot.queue.async { [self] in
-                continuation.resume(returning: roundTrip(commands, what: what, on: slot, deadline: deadline))
-            }
-        }
-        switch result {
-        case .success(let replies):
-            pool.release(slot, outcome: .success)
-            return replies
-        case .failure(let error):
-            pool.release(slot, outcome: .failure(error))
-            throw failure(error, what: what)
+        for node in primaries {
+            var cursor = "0"
+            repeat {
+                let reply: RedisValue
+                do {
+                    reply = try await node.roundTrip([.scan(cursor: cursor, match: pattern, count: count)], what: "SCAN", deadline: Deadline.after(seconds: configuration.commandTimeout))[0]
+                } catch let error as RedisClientError {
+                    throw failure(error, what: "SCAN")
+                }
+                guard let parts = reply.array, parts.count == 2, let next = parts[0].string, let keys = parts[1].array else {
+                    throw WebImageError(.cacheFailure, "Redis SCAN on \(node.endpoint) answered \(reply)")
+                }
+                try await body(keys.compactMap(\.data))
+                cursor = next
+            } while cursor != "0" && !Task.isCancelled
         }
     }
 
@@ -117,71 +166,7 @@ public final class RedisClient: Sendable {
     /// ``RedisClientError/Kind/shutDown``. Round trips in flight finish first. Also done when
     /// the client is released.
     public func shutdown() {
-        pool.shutdown()
-    }
-
-    // MARK: Round trips (on a slot's queue)
-
-    /// Writes `commands` and reads their replies on `slot`'s connection, (re)connecting first
-    /// if needed. Runs on the slot's serial queue.
-    private func roundTrip(_ commands: [RedisCommand], what: String, on slot: PoolSlot, deadline: Deadline) -> Result<[RedisValue], RedisClientError> {
-        let bytes = RESPEncoder.encode(commands)
-        var retried = false
-        while true {
-            var reused = false
-            do throws(RedisClientError) {
-                if let connection = slot.connection, connection.isStale {
-                    connection.close()
-                    slot.connection = nil
-                    pool.record { $0.staleConnectionsReplaced += 1 }
-                }
-                let connection: RedisConnection
-                if let existing = slot.connection {
-                    connection = existing
-                    reused = true
-                } else {
-                    connection = try openConnection(deadline: deadline)
-                    slot.connection = connection
-                }
-                try connection.send(bytes, deadline: deadline, what: what)
-                return .success(try connection.receive(commands.count, parser: parser, deadline: deadline, what: what))
-            } catch {
-                slot.connection?.close()
-                slot.connection = nil
-                if reused, !retried, error.kind == .connectionClosed, !deadline.hasPassed {
-                    retried = true
-                    pool.record { $0.staleConnectionsReplaced += 1 }
-                    continue
-                }
-                return .failure(error)
-            }
-        }
-    }
-
-    /// Connects and runs the handshake (AUTH, SELECT) pipelined, within the connect timeout
-    /// cut to `deadline`.
-    private func openConnection(deadline: Deadline) throws(RedisClientError) -> RedisConnection {
-        let connectDeadline = min(deadline, Deadline.after(seconds: configuration.connectTimeout))
-        let connection = try RedisConnection.connect(host: configuration.host, port: configuration.port, deadline: connectDeadline)
-        var handshake: [RedisCommand] = []
-        if let password = configuration.password {
-            handshake.append(.auth(username: configuration.username, password: password))
-        }
-        if configuration.database != 0 {
-            handshake.append(.select(configuration.database))
-        }
-        if !handshake.isEmpty {
-            try connection.send(RESPEncoder.encode(handshake), deadline: connectDeadline, what: "the handshake")
-            let replies = try connection.receive(handshake.count, parser: parser, deadline: connectDeadline, what: "the handshake")
-            for (command, reply) in zip(handshake, replies) {
-                if case .error(let message) = reply {
-                    connection.close()
-                    throw RedisClientError(.handshakeRejected, "\(configuration.endpoint) refused \(command.name): \(message)")
-                }
-            }
-        }
-        pool.record { $0.connectionsOpened += 1 }
-        return connection
+        routing.shutdown()
     }
 
     /// The error thrown for a failed round trip.

@@ -182,18 +182,11 @@ extension RedisImageCache: ImageCache {
     /// - Returns: The number of keys removed.
     @discardableResult
     func removeNamespace() async throws -> Int {
-        let pattern = keyspace.scanPattern
-        var cursor = "0"
         var removed = 0
-        repeat {
-            let reply = try await client.send(.scan(cursor: cursor, match: pattern, count: 1000))
-            guard let parts = reply.array, parts.count == 2, let next = parts[0].string, let keys = parts[1].array else {
-                throw WebImageError(.cacheFailure, "SCAN answered \(reply)")
-            }
-            let batch = keys.compactMap(\.data).filter { $0.starts(with: keyspace.prefix) }
+        try await client.scanKeys(matching: keyspace.scanPattern, count: 1000) { keys in
+            let batch = keys.filter { $0.starts(with: keyspace.prefix) }
             if !batch.isEmpty { removed += try await unlink(batch) }
-            cursor = next
-        } while cursor != "0" && !Task.isCancelled
+        }
         return removed
     }
 

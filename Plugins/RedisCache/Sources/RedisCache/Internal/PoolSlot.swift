@@ -1,6 +1,6 @@
 import Dispatch
 
-/// One place in the connection pool: a serial queue where the blocking socket work of one
+/// One place in a connection pool: a serial queue where the blocking socket work of one
 /// round trip runs (never on the Swift concurrency pool), and the connection it keeps open.
 ///
 /// `@unchecked Sendable`: `connection` is only read and written by work items on `queue`
@@ -10,8 +10,8 @@ final class PoolSlot: @unchecked Sendable {
     let queue: DispatchQueue
     var connection: RedisConnection?
 
-    init(index: Int) {
-        queue = DispatchQueue(label: "RedisCache.RedisClient.connection-\(index)")
+    init(endpoint: RedisEndpoint, index: Int) {
+        queue = DispatchQueue(label: "RedisCache.RedisClient.\(endpoint).connection-\(index)")
     }
 
     /// Closes the connection, on the slot's queue.
