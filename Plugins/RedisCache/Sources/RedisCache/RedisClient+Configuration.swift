@@ -117,6 +117,14 @@ extension RedisClient {
         public var probes = 0
         /// Outages that ended: a round trip to the server succeeded again.
         public var recoveries = 0
+        /// Commands sent again to the node a Redis Cluster named in a `MOVED` or `ASK` reply.
+        public var redirections = 0
+        /// Times the client asked for the topology again: a cluster's slot map, or the
+        /// Sentinels for the master.
+        public var topologyRefreshes = 0
+        /// Times the master changed under the client (a Sentinel failover, seen by a
+        /// `+switch-master` message or by asking the Sentinels).
+        public var failovers = 0
 
         /// All counters at zero.
         public init() {}

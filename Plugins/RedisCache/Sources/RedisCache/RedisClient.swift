@@ -49,19 +49,7 @@ public final class RedisClient: Sendable {
         let counters = Locked(Statistics())
         let parser = RESPParser(maxReplySize: max(1024, configuration.maxReplySize))
         self.counters = counters
-        switch configuration.topology {
-        case .standalone:
-            let node = RedisNode(
-                endpoint: RedisEndpoint(host: configuration.host, port: configuration.port),
-                configuration: configuration,
-                handshake: RedisNode.dataHandshake(configuration),
-                counters: counters,
-                parser: parser
-            )
-            routing = StandaloneRouting(node: node)
-        case .sentinel, .cluster:
-            routing = Self.makeRouting(configuration, counters: counters, parser: parser)
-        }
+        routing = Self.makeRouting(configuration, counters: counters, parser: parser)
     }
 
     deinit {

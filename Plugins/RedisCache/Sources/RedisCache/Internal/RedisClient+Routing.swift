@@ -1,15 +1,22 @@
 import WebImageCore
 
 extension RedisClient {
-    /// The routing of a Sentinel or Cluster topology.
+    /// The routing of `configuration`'s topology.
     static func makeRouting(_ configuration: Configuration, counters: Locked<Statistics>, parser: RESPParser) -> any RedisRouting {
-        // Placeholder until the Sentinel and Cluster routings land: the first endpoint, alone.
-        let endpoint: RedisEndpoint
         switch configuration.topology {
-        case .standalone: endpoint = RedisEndpoint(host: configuration.host, port: configuration.port)
-        case .sentinel(let sentinel): endpoint = sentinel.sentinels.first ?? RedisEndpoint(host: configuration.host, port: configuration.port)
-        case .cluster(let cluster): endpoint = cluster.seeds.first ?? RedisEndpoint(host: configuration.host, port: configuration.port)
+        case .standalone:
+            let node = RedisNode(
+                endpoint: RedisEndpoint(host: configuration.host, port: configuration.port),
+                configuration: configuration,
+                handshake: RedisNode.dataHandshake(configuration),
+                counters: counters,
+                parser: parser
+            )
+            return StandaloneRouting(node: node)
+        case .sentinel(let sentinel):
+            return SentinelRouting.make(sentinel, configuration: configuration, counters: counters, parser: parser)
+        case .cluster(let cluster):
+            return ClusterRouting.make(cluster, configuration: configuration, counters: counters, parser: parser)
         }
-        return StandaloneRouting(node: RedisNode(endpoint: endpoint, configuration: configuration, handshake: RedisNode.dataHandshake(configuration), counters: counters, parser: parser))
     }
 }
