@@ -60,3 +60,11 @@ extension RedisClient {
         }
     }
 }
+
+extension RedisClient.Topology {
+    /// Whether this is ``cluster(_:)``.
+    var isCluster: Bool {
+        if case .cluster = self { return true }
+        return false
+    }
+}

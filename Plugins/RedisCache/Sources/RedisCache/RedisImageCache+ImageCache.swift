@@ -163,7 +163,7 @@ extension RedisImageCache: ImageCache {
     }
 
     /// Removes every entry of this namespace when `cacheType` includes `.disk`: SCAN with the
-    /// namespace's MATCH pattern, UNLINK per batch. Keys of other namespaces and other
+    /// namespace's MATCH pattern, UNLINK per batch; on a Redis Cluster on every master. Keys of other namespaces and other
     /// applications stay (never FLUSHDB). Entries stored while the walk runs may stay; a
     /// Redis failure stops the walk and is logged.
     public func clear(cacheType: ImageCacheType) async {
@@ -184,7 +184,7 @@ extension RedisImageCache: ImageCache {
     func removeNamespace() async throws -> Int {
         var removed = 0
         try await client.scanKeys(matching: keyspace.scanPattern, count: 1000) { keys in
-            let batch = keys.filter { $0.starts(with: keyspace.prefix) }
+            let batch = keys.filter { keyspace.owns($0) }
             if !batch.isEmpty { removed += try await unlink(batch) }
         }
         return removed

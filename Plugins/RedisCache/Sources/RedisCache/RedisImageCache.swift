@@ -21,7 +21,8 @@ import Dispatch
 ///   metadata: format, pixel size and the image's ``/WebImageCore/WebImage/extendedData``
 ///   (written and read in one command, so a reader never sees half of it). The Redis key is
 ///   ``redisKey(forKey:)``: namespaced, so caches with different namespaces never see each
-///   other's entries. Entries expire after ``Config/maxAge`` (Redis `SET ... PX`); values
+///   other's entries; on a Redis Cluster it carries a hash tag of its own that picks the slot,
+///   so entries spread evenly over the masters. Entries expire after ``Config/maxAge`` (Redis `SET ... PX`); values
 ///   over ``Config/maxValueSize`` are not stored.
 /// - **Tier.** Redis is this cache's ``/WebImageCore/ImageCacheType/disk`` tier: queries and
 ///   stores whose cache type includes `.disk` use it, `.memory` alone is ignored, and a hit
@@ -37,7 +38,7 @@ import Dispatch
 ///   `WebImageCache` does.
 /// - **Remove / contains.** UNLINK (DEL on servers older than Redis 4) / EXISTS.
 /// - **Clear.** Removes this namespace only: SCAN with a MATCH pattern of the namespace's
-///   prefix, and UNLINK of each batch. Never FLUSHDB: other namespaces and other applications'
+///   keys (on every master of a Redis Cluster), and UNLINK of each batch. Never FLUSHDB: other namespaces and other applications'
 ///   keys in the same database stay.
 /// - **Failure policy.** Redis down, slow or unreachable never fails an image load and never
 ///   holds a caller longer than the client's command timeout: a query is a miss (counted in
@@ -200,7 +201,7 @@ public final class RedisImageCache: Sendable {
     public init(client: RedisClient, config: Config = Config(), coder: any ImageCoder) {
         self.client = client
         self.config = config
-        self.keyspace = RedisKeyspace(namespace: config.namespace)
+        self.keyspace = RedisKeyspace(namespace: config.namespace, hashTagged: client.configuration.topology.isCluster)
         self.state = Locked(State(coder: coder))
     }
 
@@ -240,7 +241,10 @@ public final class RedisImageCache: Sendable {
         state.withLock { $0.statistics }
     }
 
-    /// The Redis key that holds `key`: `swiftwebimage:<namespace byte count>:<namespace>:<key>`.
+    /// The Redis key that holds `key`: `swiftwebimage:<namespace byte count>:<namespace>:<key>`
+    /// on one server or with Sentinel; on a Redis Cluster
+    /// `swiftwebimage:{<8 hex digits of a hash of key>}:<namespace byte count>:<namespace>:<key>`,
+    /// whose hash tag (the part in braces) picks the slot: the cache's, never braces in `key`.
     public func redisKey(forKey key: String) -> Data {
         keyspace.redisKey(for: key)
     }
