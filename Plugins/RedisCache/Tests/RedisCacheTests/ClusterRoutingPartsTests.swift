@@ -96,4 +96,11 @@ import WebImageCore
         #expect(ClusterRedirection(.bulkString(Data("MOVED 1 h:1".utf8)), from: node) == nil)
     }
 
+    @Test func aDatabaseOtherThanZeroIsAConfigurationError() async {
+        var configuration = RedisClient.Configuration(topology: .cluster(.init(seeds: [RedisEndpoint(host: "127.0.0.1", port: 1)])))
+        configuration.database = 2
+        let error = await #expect(throws: WebImageError.self) { try await RedisClient(configuration: configuration).send(.ping) }
+        #expect((error?.underlyingError as? RedisClientError)?.kind == .handshakeRejected)
+        #expect(error?.message.contains("database 0 only") == true)
+    }
 }

@@ -16,7 +16,7 @@ extension RedisClient {
         case .sentinel(let sentinel):
             return SentinelRouting.make(sentinel, configuration: configuration, counters: counters, parser: parser)
         case .cluster(let cluster):
-            return ClusterRouting.make(cluster, configuration: configuration, counters: counters, parser: parser)
+            return ClusterRouting(cluster, configuration: configuration, counters: counters, parser: parser)
         }
     }
 }
