@@ -1,5 +1,5 @@
 import Foundation
-import RedisCache
+public import RedisCache
 public import SwiftWebImage
 
 /// The caches of an ``ImageServe``: one for originals (what the image manager fetched), one for
@@ -30,6 +30,8 @@ public struct ImageServeCaches: Sendable {
     public let results: (any ImageCache)?
     /// One line for a start-up message: where the caches are.
     public let summary: String
+    /// The Redis client both caches share, or `nil` without Redis.
+    public let redisClient: RedisClient?
 
     /// The caches `options` ask for, decoding and encoding with its coder.
     /// - Parameter options: The configuration of the server the caches are for.
@@ -77,6 +79,7 @@ public struct ImageServeCaches: Sendable {
         guard let redisConfiguration = options.redis else {
             originals = local?.originals ?? CachesManager()
             results = local?.results
+            redisClient = nil
             self.summary = summary
             return
         }
@@ -85,6 +88,7 @@ public struct ImageServeCaches: Sendable {
         var clientConfiguration = redisConfiguration
         clientConfiguration.maxReplySize = max(clientConfiguration.maxReplySize, valueLimit + (1 << 20))
         let client = RedisClient(configuration: clientConfiguration)
+        redisClient = client
         func make(_ suffix: String, in front: WebImageCache?, promoting: Bool) -> any ImageCache {
             let redisCache = RedisImageCache(
                 client: client,
