@@ -8,8 +8,8 @@ import WebImageTestSupport
 
 /// The client and the cache on a real Redis Cluster of three masters on loopback ports
 /// (``RedisClusterProcess``): sharding, pipelines and multi-key commands across slots, the
-/// cache's contract and clear, `MOVED` after a slot migrated, `ASK` during a migration, and a
-/// reshard under load.
+/// cache's contract and clear, `MOVED` after a slot migrated, `ASK` during a migration, a
+/// failover found by a map refresh, and a reshard under load.
 @Suite(.enabled(if: RedisClusterProcess.isAvailable, "redis-server or redis-cli is not installed (apt-get install redis-server redis-tools): Redis Cluster tests skipped"))
 struct RedisClusterTests {
     /// A client configuration for `cluster` with the test timing of ``RedisTestEnvironment``.
@@ -204,6 +204,38 @@ struct RedisClusterTests {
             #expect(try await client.send(.get(key)) == .bulkString(Data(value.utf8)))
         }
         #expect(client.statistics.connectionErrors == 0)
+    }
+
+    @Test func aFailedOverMasterIsFoundByARefresh() async throws {
+        let cluster = try await RedisClusterProcess.start()
+        defer { cluster.stop() }
+        let client = RedisClient(configuration: Self.configuration(cluster))
+        let keys = (0..<60).map { Data("failover:\($0)".utf8) }
+        _ = try await client.pipeline(keys.map { .set($0, $0) })
+        let master = cluster.servers[0]
+        let replica = try await cluster.addReplica(of: master.port)
+        let onMaster = try #require(keys.first { RedisHashSlot.slot(of: $0) <= 5460 })
+        #expect(try await cluster.owner(ofSlot: RedisHashSlot.slot(of: onMaster)) == master.port)
+
+        master.kill()
+        // Until the cluster has promoted the replica (node timeout 2 s, then an election), the
+        // key's round trips fail; each failure refreshes the map. Poll, bounded.
+        let deadline = ContinuousClock.now + .seconds(60)
+        var value: RedisValue?
+        while ContinuousClock.now < deadline {
+            if let reply = try? await client.send(.get(onMaster)), reply == .bulkString(onMaster) {
+                value = reply
+                break
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(value == .bulkString(onMaster), "the promoted replica answers")
+        #expect(client.statistics.topologyRefreshes >= 1)
+        let ports = Set(client.nodeStates.map(\.endpoint.port))
+        #expect(ports.contains(replica.port) && !ports.contains(master.port), "\(ports)")
+        for key in keys {
+            #expect(try await client.send(.get(key)) == .bulkString(key))
+        }
     }
 
     @Test func aReshardUnderLoadFailsNoRoundTrip() async throws {

@@ -18,6 +18,8 @@ import WebImageTestSupport
 /// served and every node known, on every node (a bounded poll, 20 s at most). ``stop()`` kills
 /// the servers and removes their directories.
 ///
+/// ``addReplica(of:)`` adds a replica to a master, for failover tests.
+///
 /// Thread-safety: every method may be called from any thread.
 public final class RedisClusterProcess: Sendable {
     /// The masters, in the order their slots were given (the first serves slots 0...5460 of
@@ -37,6 +39,9 @@ public final class RedisClusterProcess: Sendable {
 
     /// Whether both `redis-server` and `redis-cli` are installed.
     public static var isAvailable: Bool { RedisServerProcess.isAvailable && cliPath != nil }
+
+    /// Replicas added with ``addReplica(of:)``, stopped with the masters.
+    private let replicas = Locked<[RedisServerProcess]>([])
 
     private init(servers: [RedisServerProcess]) {
         self.servers = servers
@@ -102,7 +107,37 @@ public final class RedisClusterProcess: Sendable {
 
     /// Stops every server and removes their directories. Idempotent.
     public func stop() {
-        for server in servers { server.stop() }
+        for server in servers + replicas.withLock({ $0 }) { server.stop() }
+    }
+
+    /// Starts one more server and makes it a replica of the master on `port`
+    /// (`redis-cli --cluster add-node ... --cluster-slave`); returns once it has synced with the
+    /// master (`master_link_status:up`, a bounded poll of 20 s) and the cluster is ok again.
+    /// Stopped by ``stop()``.
+    /// - Throws: ``HarnessError`` when it does not start or sync.
+    @discardableResult
+    public func addReplica(of port: Int) async throws -> RedisServerProcess {
+        let replica = try await Self.startNode()
+        replicas.withLock { $0.append(replica) }
+        let masterID = try await nodeID(port: port)
+        let outcome = try await ChildProcess.run(Self.cliPath ?? "redis-cli", [
+            "--cluster", "add-node", "127.0.0.1:\(replica.port)", "127.0.0.1:\(port)", "--cluster-slave", "--cluster-master-id", masterID,
+        ], mergingErrors: true)
+        guard outcome.succeeded else {
+            throw HarnessError("redis-cli --cluster add-node of a replica of \(port) failed (\(outcome.status)): \(outcome.outputText.suffix(2000))")
+        }
+        let deadline = ContinuousClock.now + .seconds(20)
+        var last = ""
+        while ContinuousClock.now < deadline {
+            let info = try await raw(port: replica.port, ["INFO", "replication"])
+            last = info.joined(separator: " ")
+            if info.contains(where: { $0.hasPrefix("master_link_status:up") }) {
+                try await waitUntilReady(within: .seconds(20), nodes: ports.count + replicas.withLock { $0.count })
+                return replica
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw HarnessError("the replica on \(replica.port) of \(port) did not sync within 20 s: \(last)")
     }
 
     /// Runs `redis-cli -h 127.0.0.1 -p PORT arguments...` (plain output, no colors) and returns
@@ -205,7 +240,7 @@ public final class RedisClusterProcess: Sendable {
 
     /// Waits until every node says `cluster_state:ok`, knows every node and sees every slot
     /// served, polling `CLUSTER INFO` until `timeout` passes.
-    private func waitUntilReady(within timeout: Duration) async throws {
+    private func waitUntilReady(within timeout: Duration, nodes: Int? = nil) async throws {
         let deadline = ContinuousClock.now + timeout
         var last = ""
         while ContinuousClock.now < deadline {
@@ -216,7 +251,7 @@ public final class RedisClusterProcess: Sendable {
                     let parts = line.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ":", maxSplits: 1)
                     return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
                 }, uniquingKeysWith: { first, _ in first })
-                if fields["cluster_state"] != "ok" || fields["cluster_slots_ok"] != "16384" || fields["cluster_known_nodes"] != String(ports.count) {
+                if fields["cluster_state"] != "ok" || fields["cluster_slots_ok"] != "16384" || fields["cluster_known_nodes"] != String(nodes ?? ports.count) {
                     ready = false
                     last = "127.0.0.1:\(port): \(info)"
                     break
