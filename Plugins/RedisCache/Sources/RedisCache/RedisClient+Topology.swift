@@ -48,6 +48,12 @@ extension RedisClient {
     }
 
     /// Where a Redis Cluster can be reached.
+    ///
+    /// The client reads the slot map (`CLUSTER SLOTS`) from the seeds, keeps a connection pool
+    /// per master, sends each command to the master of its key's slot (a pipeline: one round
+    /// trip per master, all at once), splits `DEL`, `UNLINK`, `EXISTS` and `TOUCH` over slots,
+    /// and follows `MOVED` and `ASK` (counted in ``RedisClient/Statistics/redirections``). A
+    /// cluster has database 0 only: ``Configuration/database`` must be 0.
     public struct ClusterConfiguration: Sendable, Hashable {
         /// Nodes to ask for the slot map (at least one; any node of the cluster will do, more
         /// than one in case one is down).
