@@ -273,13 +273,13 @@ final class ClusterRouting: RedisRouting {
 
     /// After nodes failed at the connection level: refreshes the map and returns their
     /// commands bound for the new masters of their slots (or, without a slot, another master).
-    /// - Throws: The first node's error when a command would go to the node that failed again,
-    ///   has failed over too often, or the map cannot be refreshed; ``RedisClientError/Kind/shutDown``
-    ///   after ``shutdown()``.
+    /// - Throws: The first node's error when the deadline has passed, a command has failed over
+    ///   too often or would go to the node that failed again, or the map cannot be refreshed;
+    ///   ``RedisClientError/Kind/shutDown`` after ``shutdown()``.
     private func failOver(_ failed: [(endpoint: RedisEndpoint, error: RedisClientError, parts: [Pending])], plan: ClusterPipelinePlan, deadline: Deadline) async throws -> [Pending] {
         try checkUsable()
         let first = failed[0].error
-        guard failed.allSatisfy({ $0.parts.allSatisfy { $0.failovers < Self.maximumFailovers } }) else { throw first }
+        guard !deadline.hasPassed, failed.allSatisfy({ $0.parts.allSatisfy { $0.failovers < Self.maximumFailovers } }) else { throw first }
         let map: ClusterSlotMap
         if failed.allSatisfy({ $0.error.kind == .shutDown }) {
             // Nodes dropped by a refresh that ran meanwhile: the map is new already.
