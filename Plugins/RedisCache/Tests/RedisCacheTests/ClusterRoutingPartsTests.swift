@@ -104,3 +104,30 @@ import WebImageCore
         #expect(error?.message.contains("database 0 only") == true)
     }
 }
+
+/// One slot map refresh at a time, and who gets which outcome.
+@Suite struct ClusterMapRefreshTests {
+    @Test func oneRefreshAtATimeAndOnlyLaterOutcomesAnswer() throws {
+        var refresh = ClusterMapRefresh()
+        let first = refresh.request()
+        #expect(first.start && refresh.isRunning)
+        let joined = refresh.request()
+        #expect(!joined.start, "a second caller joins the refresh under way")
+        #expect(joined.generation == first.generation)
+        #expect(refresh.outcome(after: first.generation) == nil, "nothing until it completes")
+
+        var map = ClusterSlotMap()
+        map.assign(slots: 0...16383, to: RedisEndpoint(host: "10.0.0.1", port: 7000))
+        #expect(refresh.finish(.success(map)).isEmpty)
+        #expect(!refresh.isRunning && refresh.completed == 1)
+        #expect(try refresh.outcome(after: first.generation)?.get() == map)
+
+        // A caller after that completion waits for a new refresh, not the old outcome.
+        let later = refresh.request()
+        #expect(later.start && later.generation == 1)
+        #expect(refresh.outcome(after: later.generation) == nil)
+        let failure = RedisClientError(.connectFailed, "no node answered")
+        _ = refresh.finish(.failure(failure))
+        #expect(refresh.outcome(after: later.generation) == .failure(failure))
+    }
+}

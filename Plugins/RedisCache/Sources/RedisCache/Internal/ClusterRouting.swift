@@ -46,13 +46,7 @@ final class ClusterRouting: RedisRouting {
         var masters: [RedisEndpoint] = []
         var nodes: [RedisEndpoint: RedisNode] = [:]
         var isShutDown = false
-        /// Whether a refresh of the map runs now (at most one does).
-        var refreshInFlight = false
-        /// Refreshes completed (successful or not), and the outcome of the last one.
-        var refreshesCompleted = 0
-        var lastRefresh: Result<ClusterSlotMap, RedisClientError>?
-        /// Round trips waiting for the refresh under way.
-        var refreshWaiters = WaiterTable<ClusterSlotMap, any Error>()
+        var refresh = ClusterMapRefresh()
     }
 
     /// One command of the plan on its way: where it goes next and what it went through.
@@ -148,7 +142,7 @@ final class ClusterRouting: RedisRouting {
         let (nodes, waiters) = state.withLock { state in
             state.isShutDown = true
             defer { state.nodes = [:] }
-            return (Array(state.nodes.values), state.refreshWaiters.removeAll())
+            return (Array(state.nodes.values), state.refresh.waiters.removeAll())
         }
         for node in nodes { node.shutdown() }
         for waiter in waiters { waiter.resume(throwing: RedisClientError(.shutDown, "the client of the cluster via \(seedList) was shut down")) }
@@ -328,10 +322,9 @@ final class ClusterRouting: RedisRouting {
     ///   refresh goes on for the others); `CancellationError`.
     private func refreshedMap(deadline: Deadline) async throws -> ClusterSlotMap {
         let generation = startRefresh()
-        return try await state.waitThrowing(in: \.refreshWaiters, until: { [seedList] state, _ in
+        return try await state.waitThrowing(in: \.refresh.waiters, until: { [seedList] state, _ in
             if state.isShutDown { throw RedisClientError(.shutDown, "the client of the cluster via \(seedList) was shut down") }
-            guard state.refreshesCompleted > generation, let last = state.lastRefresh else { return nil }
-            return try last.get()
+            return try state.refresh.outcome(after: generation)?.get()
         }, whenWaiting: { id in
             DispatchQueue.global().asyncAfter(deadline: .now() + deadline.secondsLeft) { [weak self] in
                 self?.expireRefreshWaiter(id)
@@ -339,15 +332,14 @@ final class ClusterRouting: RedisRouting {
         })
     }
 
-    /// Starts a refresh unless one is under way, without waiting for it.
+    /// Starts a refresh unless one is under way (``ClusterMapRefresh``), without waiting for it.
     /// - Returns: The number of refreshes completed before: a refresh that completes later
     ///   began after this call, or joined.
     @discardableResult
     private func startRefresh() -> Int {
-        let (generation, starts) = state.withLock { state -> (Int, Bool) in
-            let starts = !state.refreshInFlight && !state.isShutDown
-            state.refreshInFlight = true
-            return (state.refreshesCompleted, starts)
+        let (generation, starts) = state.withLock { state in
+            let (generation, start) = state.refresh.request()
+            return (generation, start && !state.isShutDown)
         }
         if starts {
             Task { [self] in
@@ -367,18 +359,13 @@ final class ClusterRouting: RedisRouting {
 
     /// Records the outcome of the refresh and hands it to everyone waiting for it.
     private func finishRefresh(_ result: Result<ClusterSlotMap, RedisClientError>) {
-        let waiters = state.withLock { state in
-            state.refreshInFlight = false
-            state.refreshesCompleted += 1
-            state.lastRefresh = result
-            return state.refreshWaiters.removeAll()
-        }
+        let waiters = state.withLock { $0.refresh.finish(result) }
         for waiter in waiters { waiter.resume(with: result.mapError { $0 as any Error }) }
     }
 
     /// Fails the refresh waiter `id` if it is still waiting when its deadline passes.
     private func expireRefreshWaiter(_ id: UInt64) {
-        guard let waiter = state.withLock({ $0.refreshWaiters.remove(id: id) }) else { return }
+        guard let waiter = state.withLock({ $0.refresh.waiters.remove(id: id) }) else { return }
         waiter.resume(throwing: RedisClientError(.timedOut, "the slot map of the cluster via \(seedList) did not come within the command timeout"))
     }
 
