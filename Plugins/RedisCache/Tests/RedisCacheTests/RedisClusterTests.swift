@@ -8,8 +8,8 @@ import WebImageTestSupport
 
 /// The client and the cache on a real Redis Cluster of three masters on loopback ports
 /// (``RedisClusterProcess``): sharding, pipelines and multi-key commands across slots, the
-/// cache's contract and clear, `MOVED` after a slot migrated, `ASK` during a migration, a
-/// failover found by a map refresh, and a reshard under load.
+/// cache's contract and clear, `MOVED` after a slot migrated, `ASK` and `TRYAGAIN` during a
+/// migration, a failover found by a map refresh, and a reshard under load.
 @Suite(.enabled(if: RedisClusterProcess.isAvailable, "redis-server or redis-cli is not installed (apt-get install redis-server redis-tools): Redis Cluster tests skipped"))
 struct RedisClusterTests {
     /// A client configuration for `cluster` with the test timing of ``RedisTestEnvironment``.
@@ -198,12 +198,30 @@ struct RedisClusterTests {
         #expect(try await client.send(.exists([staying])) == .integer(1))
         #expect(client.statistics.topologyRefreshes == 0)
 
+        // EXISTS of keys on both sides of the migration: -TRYAGAIN from the source, retried
+        // until the migration is over (seen by the source's count of refused EXISTS).
+        async let both = client.send(.exists([moved, staying]))
+        let limit = ContinuousClock.now + .seconds(60)
+        while try await Self.refusedCalls("exists", port: source, cluster: cluster) == 0, ContinuousClock.now < limit {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(try await Self.refusedCalls("exists", port: source, cluster: cluster) >= 1)
+
         // Finish the migration: MOVED from then on, and every key is found.
         try await cluster.migrateSlot(slot, from: source, to: target)
+        #expect(try await both == .integer(2))
         for (key, value) in [(moved, "m"), (staying, "s"), (created, "c")] {
             #expect(try await client.send(.get(key)) == .bulkString(Data(value.utf8)))
         }
         #expect(client.statistics.connectionErrors == 0)
+    }
+
+    /// The calls of `command` that the server on `port` refused (a redirection, `-TRYAGAIN`):
+    /// `rejected_calls` of `INFO commandstats`.
+    static func refusedCalls(_ command: String, port: Int, cluster: RedisClusterProcess) async throws -> Int {
+        let line = try await cluster.raw(port: port, ["INFO", "commandstats"]).first { $0.hasPrefix("cmdstat_\(command):") } ?? ""
+        let field = line.split(separator: ",").first { $0.hasPrefix("rejected_calls=") }
+        return field.flatMap { Int($0.dropFirst("rejected_calls=".count)) } ?? 0
     }
 
     @Test func aFailedOverMasterIsFoundByARefresh() async throws {
