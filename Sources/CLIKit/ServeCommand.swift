@@ -85,6 +85,17 @@ struct ServeCommand: Command {
                                 redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]. Asked after memory
                                 and disk; an outage only costs hit rate.
           --redis-namespace P   Redis namespaces P-originals and P-results (default webimage-serve).
+          --redis-sentinel LIST A master watched by Redis Sentinels instead of one server:
+                                host:port,host:port (port 26379 by default), with
+                                --redis-master NAME. Failovers are followed. --redis, if given,
+                                supplies only the user, password and database.
+          --redis-master NAME   The name the Sentinels monitor the master by.
+          --redis-sentinel-password P
+                                The Sentinels' own password (requirepass), if they have one.
+          --redis-read-replicas Send queries to a replica (Sentinel; stores go to the master).
+          --redis-cluster LIST  A Redis Cluster instead of one server: host:port,... of any of
+                                its nodes (the slot map is read from them). --redis, if given,
+                                supplies only the user and password.
           --max-source-bytes N  Largest source body (default 50M; K, M, G suffixes).
           --max-source-pixels N Largest source frame, in pixels (default 50000000).
           --max-total-pixels N  Largest pixel total over every frame (default 200000000).

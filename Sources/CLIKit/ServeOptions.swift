@@ -38,11 +38,11 @@ struct ServeOptions: Sendable {
     var webpMethod = 4
 
     /// The flags (options without a value).
-    static let flags: Set<String> = ["--allow-unsigned", "--allow-private-sources", "--no-cache", "--keep-profile"]
+    static let flags: Set<String> = ["--allow-unsigned", "--allow-private-sources", "--no-cache", "--keep-profile", "--redis-read-replicas"]
     /// The options that take a value.
     static let valueOptions: Set<String> = [
         "--port", "--host", "--key", "--key-file", "--cache-dir", "--memory-cache-mb", "--disk-cache-mb", "--memory-limit",
-        "--redis", "--redis-namespace", "--allow-source-host", "--allow-source-address", "--proxy", "--root", "--max-source-bytes",
+        "--redis", "--redis-namespace", "--redis-sentinel", "--redis-master", "--redis-sentinel-password", "--redis-cluster", "--allow-source-host", "--allow-source-address", "--proxy", "--root", "--max-source-bytes",
         "--max-source-pixels", "--max-total-pixels", "--max-frames", "--max-output", "--max-url-length", "--max-filters", "--max-filter-work",
         "--timeout", "--origin-timeout", "--queue", "--threads", "--workers", "--max-connections",
         "--max-connections-per-client", "--client-timeout", "--max-age", "--quality", "--webp-method", "--access-log",
@@ -51,7 +51,7 @@ struct ServeOptions: Sendable {
     static let repeatable: Set<String> = ["--allow-source-host", "--allow-source-address"]
     /// Options of which at most one may be given; the environment gives none of a group the
     /// command line names one of.
-    static let exclusiveGroups: [Set<String>] = [["--key", "--key-file"], ["--cache-dir", "--no-cache"]]
+    static let exclusiveGroups: [Set<String>] = [["--key", "--key-file"], ["--cache-dir", "--no-cache"], ["--redis-sentinel", "--redis-cluster"]]
 
     /// The options of `arguments` (already merged with the environment).
     /// - Throws: ``CLIError`` (usage) naming the option and the value that is wrong.
@@ -174,9 +174,8 @@ struct ServeOptions: Sendable {
         }
         // The memory split (originals, reduced copies, results) is the library's:
         // ImageServeConfiguration.effectiveServerConfiguration.
-        if let url = arguments.value("--redis") {
-            serve.redis = try ServeRedisURL.configuration(url, command: command)
-        }
+        let redisURL = try arguments.value("--redis").map { url throws(CLIError) in try ServeRedisURL.configuration(url, command: command) }
+        serve.redis = try ServeRedisTopology.configuration(url: redisURL, arguments, command: command)
         if let namespace = arguments.value("--redis-namespace") {
             guard !namespace.isEmpty else { throw .usage("\(command): --redis-namespace is empty") }
             serve.redisNamespace = namespace

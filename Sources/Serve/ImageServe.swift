@@ -63,6 +63,9 @@ public final class ImageServe: Sendable {
         server.memoryBudget = budget
         memoryBudget = budget
         caches = ImageServeCaches(configuration, coder: budget.budgeting(configuration.coder))
+        if let client = caches.redisClient {
+            server.additionalMetrics = { RedisClientMetrics.exposition(of: client) }
+        }
         // The image server makes the manager over the originals cache with its own loaders
         // (the guarded downloader, the file loader under the root, plug-in schemes).
         images = ImageServer(configuration: server, originalsCache: caches.originals, resultCache: caches.results, coder: configuration.coder)

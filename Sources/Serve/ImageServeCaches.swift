@@ -1,5 +1,5 @@
 import Foundation
-import RedisCache
+public import RedisCache
 public import SwiftWebImage
 
 /// The caches of an ``ImageServe``: one for originals (what the image manager fetched), one for
@@ -15,8 +15,10 @@ public import SwiftWebImage
 ///   ``ImageServeConfiguration/diskCacheBytes``.
 /// - Redis: namespaces `<prefix>-originals` and `<prefix>-results` on one client.
 ///   Decision: a query asks memory, then the local disk, then Redis (local tiers are cheaper
-///   than a round trip; Redis is what the servers of a fleet share), and a Redis hit is put in
-///   the originals' memory tier; stores go to every tier at once. The plug-in's failure policy makes a Redis
+///   than a round trip; Redis is what the servers of a fleet share). A Redis hit is put in
+///   the originals' memory tier, and its data (originals and results) written to the local
+///   disk tier, so that a server restarted after Redis lost its data does not fetch again what
+///   it had; stores go to every tier at once. The plug-in's failure policy makes a Redis
 ///   outage cost only hit rate: a failed query is a miss, a failed store is dropped (and logged on
 ///   standard error), and no call waits longer than the client's command timeout (1 s).
 /// - ``ImageServeConfiguration/CacheLocation/disabled``: no local tier; with Redis, Redis alone;
@@ -28,6 +30,8 @@ public struct ImageServeCaches: Sendable {
     public let results: (any ImageCache)?
     /// One line for a start-up message: where the caches are.
     public let summary: String
+    /// The Redis client both caches share, or `nil` without Redis.
+    public let redisClient: RedisClient?
 
     /// The caches `options` ask for, decoding and encoding with its coder.
     /// - Parameter options: The configuration of the server the caches are for.
@@ -75,6 +79,7 @@ public struct ImageServeCaches: Sendable {
         guard let redisConfiguration = options.redis else {
             originals = local?.originals ?? CachesManager()
             results = local?.results
+            redisClient = nil
             self.summary = summary
             return
         }
@@ -83,6 +88,7 @@ public struct ImageServeCaches: Sendable {
         var clientConfiguration = redisConfiguration
         clientConfiguration.maxReplySize = max(clientConfiguration.maxReplySize, valueLimit + (1 << 20))
         let client = RedisClient(configuration: clientConfiguration)
+        redisClient = client
         func make(_ suffix: String, in front: WebImageCache?, promoting: Bool) -> any ImageCache {
             let redisCache = RedisImageCache(
                 client: client,
@@ -90,7 +96,7 @@ public struct ImageServeCaches: Sendable {
                 coder: options.coder
             )
             guard let front else { return redisCache }
-            return redisCache.makeLayeredCache(over: front, promotingInto: promoting ? front.memoryCache : nil)
+            return redisCache.makeLayeredCache(over: front, promotingInto: promoting ? front.memoryCache : nil, copyingHitsToDisk: true)
         }
         originals = make("originals", in: local?.originals, promoting: true)
         results = make("results", in: local?.results, promoting: false)

@@ -4,6 +4,7 @@ import SwiftWebImage
 import WebImageServe
 import WebImageServer
 import WebPCoder
+import RedisCache
 @testable import WebImageCLIKit
 
 /// `webimage serve`'s options, their environment variables and their checks, in process.
@@ -163,6 +164,13 @@ import WebPCoder
         (["--redis", "redis://127.0.0.1/x"], "the path must be a database number"),
         (["--redis", "redis://127.0.0.1:0"], "port 0 is out of range"),
         (["--cache-dir", "c", "--no-cache"], "--cache-dir and --no-cache cannot be used together"),
+        (["--redis-sentinel", "10.0.0.5:26379"], "--redis-sentinel needs --redis-master NAME"),
+        (["--redis-master", "mymaster"], "--redis-master needs --redis-sentinel"),
+        (["--redis-read-replicas"], "--redis-read-replicas needs --redis-sentinel"),
+        (["--redis-sentinel", "10.0.0.5:0", "--redis-master", "m"], "--redis-sentinel needs host:port entries separated by commas"),
+        (["--redis-cluster", "a:1,,b:2"], "--redis-cluster needs host:port entries separated by commas"),
+        (["--redis-cluster", "a:1", "--redis", "redis://x/2"], "a Redis Cluster has only database 0"),
+        (["--redis-cluster", "a:1", "--redis-sentinel", "b:2", "--redis-master", "m"], "cannot be used together"),
         (["--allow-source-address", ","], "--allow-source-address needs an IP address or a CIDR network"),
         (["--proxy", ""], "--proxy needs an http:// or https:// proxy URL (http://proxy.internal:3128), not '': it is not a URL"),
         (["extra"], "takes no arguments, only options"),
@@ -324,6 +332,26 @@ import WebPCoder
         #expect(passwordOnly.username == nil && passwordOnly.password == "secret" && passwordOnly.port == 6379)
         let ipv6 = try ServeRedisURL.configuration("redis://[::1]:6379", command: "serve")
         #expect(ipv6.host == "::1")
+    }
+
+    /// `--redis-sentinel`, `--redis-cluster` (issue 39): the topology, with `--redis` giving
+    /// the credentials and database only.
+    @Test func redisTopologies() throws {
+        let sentinel = try options([
+            "--allow-unsigned", "--redis-sentinel", "10.0.0.5,[::1]:26380", "--redis-master", "mymaster",
+            "--redis", "redis://:secret@ignored:1/2", "--redis-sentinel-password", "s3", "--redis-read-replicas",
+        ]).redis
+        #expect(sentinel?.password == "secret" && sentinel?.database == 2)
+        #expect(sentinel?.topology == .sentinel(RedisClient.SentinelConfiguration(
+            sentinels: [RedisEndpoint(host: "10.0.0.5", port: 26379), RedisEndpoint(host: "::1", port: 26380)],
+            masterName: "mymaster", password: "s3", readFromReplicas: true
+        )))
+        let cluster = try options(["--allow-unsigned", "--redis-cluster", "10.0.0.5:7000,10.0.0.6"]).redis
+        #expect(cluster?.topology == .cluster(RedisClient.ClusterConfiguration(seeds: [
+            RedisEndpoint(host: "10.0.0.5", port: 7000), RedisEndpoint(host: "10.0.0.6", port: 6379),
+        ])))
+        #expect(cluster?.endpoint == "cluster via 10.0.0.5:7000,10.0.0.6:6379")
+        #expect(try options(["--allow-unsigned"]).redis == nil)
     }
 
     @Test func anAccessLogLineIsOneBoundedTimestampedLine() throws {

@@ -277,7 +277,7 @@ public final class ImageServer: ServerRequestHandler {
         case "/healthcheck", "/health":
             return .answered(ServerResponse(status: 200, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")], body: Data("WORKING".utf8)), .none)
         case "/metrics":
-            let text = metrics.exposition(queueDepth: admission.queueDepth, transformsInFlight: admission.inFlight, resultMemory: resultMemory.usage, memoryBudget: configuration.memoryBudget)
+            let text = metrics.exposition(queueDepth: admission.queueDepth, transformsInFlight: admission.inFlight, resultMemory: resultMemory.usage, memoryBudget: configuration.memoryBudget) + (configuration.additionalMetrics?() ?? "")
             return .answered(ServerResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")], body: Data(text.utf8)), .none)
         default:
             break

@@ -94,6 +94,11 @@ public struct ImageServerConfiguration: Sendable {
     /// originals cache decodes with its own coder: pass ``MemoryBudget/budgeting(_:)`` of the
     /// same coder to it (`ImageServe` does). `/metrics` reports the budget and its use.
     public var memoryBudget: MemoryBudget?
+    /// More samples for `/metrics`, in the Prometheus text format (each with its `# HELP` and
+    /// `# TYPE` lines), appended after the server's own; `nil` (the default) for none. Called
+    /// once per `/metrics` request, off the HTTP threads' hot path; keep it quick. `ImageServe`
+    /// adds the Redis client's state here.
+    public var additionalMetrics: (@Sendable () -> String)?
     /// The downloader settings for http(s) sources (timeouts, headers, CA files, concurrency).
     /// The server sets `refusesNonPublicAddresses` (from ``allowsPrivateSources``),
     /// `maximumResponseSize` (from ``maximumSourceBytes``), `totalTimeout` (at most

@@ -52,6 +52,7 @@ extension RedisImageCache: ImageCache {
         }
         if options.contains(.avoidDecodeImage) {
             record { $0.hits += 1 }
+            await copyHit(envelope.data, forKey: key, context: context)
             return ImageCacheResult(image: nil, data: envelope.data, cacheType: .disk)
         }
         // The shared decode stage: coder choice, options, checks, shaping, keep-or-remove.
@@ -74,7 +75,15 @@ extension RedisImageCache: ImageCache {
         if let memory = promotionCache, context.storeCacheType?.includesMemory ?? true, stage.mayPromote(image) {
             memory.setImage(image, forKey: key)
         }
+        await copyHit(envelope.data, forKey: key, context: context)
         return ImageCacheResult(image: image, data: envelope.data, cacheType: .disk)
+    }
+
+    /// Writes a hit's data to the disk tier of ``hitCopyCache``, if there is one and the
+    /// request's ``/WebImageCore/WebImageContext/storeCacheType`` does not leave disk out.
+    private func copyHit(_ data: Data, forKey key: String, context: WebImageContext) async {
+        guard let local = hitCopyCache, context.storeCacheType?.includesDisk ?? true else { return }
+        try? await local.store(nil, data: data, forKey: key, options: [], context: context, cacheType: .disk)
     }
 
     /// Stores `data` (or the image encoded) with the image's metadata when `cacheType` includes

@@ -35,9 +35,13 @@ extension RedisImageCache {
     /// - Parameters:
     ///   - front: The local cache, the manager's highest member.
     ///   - memoryCache: Where Redis hits are promoted (sets ``promotionCache``), or `nil` for none.
+    ///   - copyingHitsToDisk: Whether the data of Redis hits is also written to `front`'s disk
+    ///     tier (sets ``hitCopyCache``; default `false`), so that what a server got from Redis
+    ///     survives Redis losing it.
     /// - Returns: A new manager over the two.
-    public func makeLayeredCache(over front: any ImageCache, promotingInto memoryCache: MemoryCache?) -> CachesManager {
+    public func makeLayeredCache(over front: any ImageCache, promotingInto memoryCache: MemoryCache?, copyingHitsToDisk: Bool = false) -> CachesManager {
         promotionCache = memoryCache
+        if copyingHitsToDisk { hitCopyCache = front }
         let manager = CachesManager([self, front])
         manager.queryPolicy = .serial
         manager.storePolicy = .concurrent

@@ -180,6 +180,7 @@ public final class RedisImageCache: Sendable {
     private struct State {
         var coder: any ImageCoder
         var promotionCache: MemoryCache?
+        var hitCopyCache: (any ImageCache)?
         var statistics = Statistics()
     }
 
@@ -233,6 +234,16 @@ public final class RedisImageCache: Sendable {
     public var promotionCache: MemoryCache? {
         get { state.withLock { $0.promotionCache } }
         set { state.withLock { $0.promotionCache = newValue } }
+    }
+
+    /// A local cache whose disk tier gets a copy of each hit's data (default none), so that a
+    /// server restarted after Redis lost its data (a restart without persistence, an eviction)
+    /// still has what it got from Redis. The copy is written before the query returns, with
+    /// cache type ``/WebImageCore/ImageCacheType/disk``; a failed copy is ignored.
+    /// ``makeLayeredCache(over:promotingInto:copyingHitsToDisk:)`` sets it to the front cache.
+    public var hitCopyCache: (any ImageCache)? {
+        get { state.withLock { $0.hitCopyCache } }
+        set { state.withLock { $0.hitCopyCache = newValue } }
     }
 
     /// The counters since the cache was made.

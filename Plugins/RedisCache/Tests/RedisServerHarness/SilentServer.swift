@@ -67,6 +67,24 @@ public final class SilentServer: Sendable {
         stop()
     }
 
+    /// The connections accepted and still open (``Mode/silent``).
+    public var openConnections: Int {
+        state.withLock { $0.connections.count }
+    }
+
+    /// Closes every accepted connection and keeps listening: each client waiting for an answer
+    /// sees its connection closed.
+    public func closeConnections() {
+        let connections = state.withLock { state -> [Int32] in
+            defer { state.connections = [] }
+            return state.connections
+        }
+        for fd in connections {
+            _ = shutdown(fd, Int32(SHUT_RDWR))
+            LoopbackSockets.closeDescriptor(fd)
+        }
+    }
+
     /// Closes the listener and every connection.
     public func stop() {
         let connections = state.withLock { state -> [Int32]? in
