@@ -66,6 +66,30 @@ struct SentinelRoutingTests {
         #expect(routing.nodes.filter { $0.role == .master }.map(\.node.endpoint.port) == [group.replica.port])
     }
 
+    @Test func aFrozenSentinelIsLeftForTheNextOne() async throws {
+        let group = try await RedisSentinelGroup.start()
+        defer { group.stop() }
+        let second = try await RedisSentinelProcess.start(masterPort: group.master.port, masterName: group.masterName)
+        defer { second.stop() }
+        // The subscription on, with a keep-alive of 0.3 s instead of 5 s.
+        let routing = SentinelRouting(
+            .init(sentinels: [group.sentinel.port, second.port].map { RedisEndpoint(host: "127.0.0.1", port: $0) }, masterName: group.masterName),
+            configuration: RedisTestEnvironment.clientConfiguration(port: 6379),
+            counters: counters,
+            parser: RESPParser(maxReplySize: 1 << 20),
+            subscriptionKeepAlive: 0.3
+        )
+        defer { routing.shutdown() }
+        #expect(try await set("a", on: routing) == [.simpleString("OK")])
+        try await group.sentinel.waitUntilSubscribers(1)
+
+        // Frozen, not closed: no reset tells the subscriber; its unanswered PING does.
+        group.sentinel.pause()
+        defer { group.sentinel.resume() }
+        let moved = try await second.waitUntilSubscribers(1)
+        #expect(moved < .seconds(10), "the subscription moved after \(moved)")
+    }
+
     @Test func withoutAnyMasterTheSentinelsAreNotAskedMoreThanOncePerInterval() async throws {
         let group = try await RedisSentinelGroup.start()
         defer { group.stop() }

@@ -87,6 +87,12 @@ public final class RedisSentinelProcess: Sendable {
     /// Kills the Sentinel at once (SIGKILL). The port stays reserved for ``restart()``.
     public func kill() { process.kill() }
 
+    /// Freezes the Sentinel (SIGSTOP): connected, silent. ``resume()`` undoes it.
+    public func pause() { process.pause() }
+
+    /// Lets a Sentinel frozen by ``pause()`` run again.
+    public func resume() { process.resume() }
+
     /// Starts the Sentinel again on the same port, from the generated configuration.
     /// - Throws: ``HarnessError`` when it does not come up.
     public func restart() async throws { try await process.restart() }

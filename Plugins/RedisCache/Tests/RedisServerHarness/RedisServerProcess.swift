@@ -123,6 +123,17 @@ public final class RedisServerProcess: Sendable {
         terminate(signal: SIGKILL)
     }
 
+    /// Freezes the server (SIGSTOP): its connections stay open and its port takes connections,
+    /// but it answers nothing, as a hung or cut-off server. ``resume()`` undoes it.
+    public func pause() {
+        state.withLock { $0.running }?.process.send(SIGSTOP)
+    }
+
+    /// Lets a server frozen by ``pause()`` run again (SIGCONT).
+    public func resume() {
+        state.withLock { $0.running }?.process.send(SIGCONT)
+    }
+
     /// Starts the server again on the same port after ``kill()`` (an empty database).
     /// - Throws: ``HarnessError`` when it does not come up.
     public func restart() async throws {

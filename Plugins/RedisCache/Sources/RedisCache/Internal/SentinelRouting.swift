@@ -55,7 +55,16 @@ final class SentinelRouting: RedisRouting {
     ///   - parser: The client's reply parser.
     ///   - followsSwitchMessages: Whether to subscribe to `+switch-master` (default `true`;
     ///     `false` for tests of the other way failovers are found: asking after a failure).
-    init(_ sentinel: RedisClient.SentinelConfiguration, configuration: RedisClient.Configuration, counters: Locked<RedisClient.Statistics>, parser: RESPParser, followsSwitchMessages: Bool = true) {
+    ///   - subscriptionKeepAlive: The subscriber's keep-alive interval in seconds (see
+    ///     ``SentinelSubscriber``; shorter in tests).
+    init(
+        _ sentinel: RedisClient.SentinelConfiguration,
+        configuration: RedisClient.Configuration,
+        counters: Locked<RedisClient.Statistics>,
+        parser: RESPParser,
+        followsSwitchMessages: Bool = true,
+        subscriptionKeepAlive: Double = SentinelSubscriber.defaultKeepAliveInterval
+    ) {
         self.sentinel = sentinel
         self.followsSwitchMessages = followsSwitchMessages
         self.configuration = configuration
@@ -70,7 +79,8 @@ final class SentinelRouting: RedisRouting {
             masterName: sentinel.masterName,
             handshake: handshake,
             connectTimeout: configuration.connectTimeout,
-            parser: parser
+            parser: parser,
+            keepAliveInterval: subscriptionKeepAlive
         )
     }
 

@@ -30,8 +30,8 @@ final class SentinelSubscriber: Sendable {
     /// How long one wait for a message lasts before ``stop()`` is checked, in seconds.
     static let pollInterval = 0.1
     /// How long the subscription may be silent before a `PING` checks it, and how long that
-    /// `PING` may go unanswered, in seconds.
-    static let keepAliveInterval = 5.0
+    /// `PING` may go unanswered, in seconds, by default.
+    static let defaultKeepAliveInterval = 5.0
 
     private struct State {
         var isStarted = false
@@ -43,6 +43,7 @@ final class SentinelSubscriber: Sendable {
     private let handshake: [RedisCommand]
     private let connectTimeout: Double
     private let parser: RESPParser
+    private let keepAliveInterval: Double
     private let state = Locked(State())
     /// Signalled by ``stop()``: ends a backoff wait at once.
     private let wakeUp = DispatchSemaphore(value: 0)
@@ -54,12 +55,15 @@ final class SentinelSubscriber: Sendable {
     ///   - handshake: Sent on each new connection before `SUBSCRIBE` (AUTH, or nothing).
     ///   - connectTimeout: The longest a connect plus the handshake and the subscription may take.
     ///   - parser: The reply parser (its size limit).
-    init(sentinels: [RedisEndpoint], masterName: String, handshake: [RedisCommand], connectTimeout: Double, parser: RESPParser) {
+    ///   - keepAliveInterval: How long the subscription may be silent before a `PING` checks
+    ///     it, and how long that `PING` may go unanswered, in seconds (default 5).
+    init(sentinels: [RedisEndpoint], masterName: String, handshake: [RedisCommand], connectTimeout: Double, parser: RESPParser, keepAliveInterval: Double = defaultKeepAliveInterval) {
         self.sentinels = sentinels
         self.masterName = masterName
         self.handshake = handshake
         self.connectTimeout = connectTimeout
         self.parser = parser
+        self.keepAliveInterval = keepAliveInterval
     }
 
     /// Starts the thread (once; nothing after ``stop()``).
@@ -141,7 +145,7 @@ final class SentinelSubscriber: Sendable {
     }
 
     /// Reads messages until the connection breaks, goes silent, or the subscriber is stopped.
-    /// A subscription quiet for ``keepAliveInterval`` is checked with a `PING` (allowed in
+    /// A subscription quiet for the keep-alive interval is checked with a `PING` (allowed in
     /// subscriber mode); one unanswered for as long counts as broken: a Sentinel that is
     /// frozen or cut off without a reset is left for the next one.
     private func listen(on connection: RedisConnection, onEvent: @Sendable (Event) -> Void) {
@@ -158,8 +162,8 @@ final class SentinelSubscriber: Sendable {
                         onEvent(.switched(master))
                     }
                 } else if let sent = pingSentAt {
-                    if now - sent > .seconds(Self.keepAliveInterval) { return }
-                } else if now - lastHeard > .seconds(Self.keepAliveInterval) {
+                    if now - sent > .seconds(keepAliveInterval) { return }
+                } else if now - lastHeard > .seconds(keepAliveInterval) {
                     try connection.send(RESPEncoder.encode([.ping]), deadline: Deadline.after(seconds: Self.pollInterval), what: "PING")
                     pingSentAt = now
                 }
