@@ -153,7 +153,7 @@ public final class RedisSentinelProcess: Sendable {
     /// - Returns: The time it took.
     /// - Throws: ``HarnessError`` with the Sentinel's log when `limit` passes first.
     @discardableResult
-    public func waitUntilMaster(port: Int, within limit: Duration = .seconds(20)) async throws -> Duration {
+    public func waitUntilMaster(port: Int, within limit: Duration = .seconds(60)) async throws -> Duration {
         let start = ContinuousClock.now
         while ContinuousClock.now - start < limit {
             if await masterPort() == port { return ContinuousClock.now - start }
@@ -165,7 +165,7 @@ public final class RedisSentinelProcess: Sendable {
     /// Waits until the Sentinel lists the replica on `port` as usable (no `s_down`, `o_down` or
     /// `disconnected` flag), polling every 20 ms.
     /// - Throws: ``HarnessError`` with the Sentinel's log when `limit` passes first.
-    public func waitUntilReplicaIsKnown(port: Int, within limit: Duration = .seconds(20)) async throws {
+    public func waitUntilReplicaIsKnown(port: Int, within limit: Duration = .seconds(60)) async throws {
         let start = ContinuousClock.now
         while ContinuousClock.now - start < limit {
             if let flags = await replicas()[port], !["s_down", "o_down", "disconnected"].contains(where: flags.contains) { return }
@@ -178,7 +178,7 @@ public final class RedisSentinelProcess: Sendable {
     /// - Returns: The time it took.
     /// - Throws: ``HarnessError`` when `limit` passes first.
     @discardableResult
-    public func waitUntilSubscribers(_ count: Int, within limit: Duration = .seconds(20)) async throws -> Duration {
+    public func waitUntilSubscribers(_ count: Int, within limit: Duration = .seconds(60)) async throws -> Duration {
         let start = ContinuousClock.now
         while ContinuousClock.now - start < limit {
             if await subscriberCount() == count { return ContinuousClock.now - start }

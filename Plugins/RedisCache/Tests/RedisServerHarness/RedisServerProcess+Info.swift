@@ -7,7 +7,7 @@ extension RedisServerProcess {
     /// - Parameters:
     ///   - master: The server to replicate.
     ///   - extraArguments: More `redis-server` options.
-    /// - Throws: ``HarnessError`` when it does not come up or does not sync within 20 s.
+    /// - Throws: ``HarnessError`` when it does not come up or does not sync within 60 s.
     public static func startReplica(of master: RedisServerProcess, extraArguments: [String] = []) async throws -> RedisServerProcess {
         let replica = try await start(extraArguments: ["--replicaof", "127.0.0.1", String(master.port)] + extraArguments)
         do {
@@ -49,11 +49,13 @@ extension RedisServerProcess {
     /// Waits until this server is a replica of `master` with its link up and the master's
     /// replication offset reached, polling every 20 ms.
     /// - Throws: ``HarnessError`` with both logs when `limit` passes first.
-    public func waitUntilInSync(with master: RedisServerProcess, within limit: Duration = .seconds(20)) async throws {
+    public func waitUntilInSync(with master: RedisServerProcess, within limit: Duration = .seconds(60)) async throws {
         let start = ContinuousClock.now
+        var mine: [String: String] = [:]
+        var masters: [String: String] = [:]
         while ContinuousClock.now - start < limit {
-            let mine = await replicationInfo()
-            let masters = await master.replicationInfo()
+            mine = await replicationInfo()
+            masters = await master.replicationInfo()
             if mine["role"] == "slave", mine["master_port"] == String(master.port), mine["master_link_status"] == "up",
                let offset = mine["slave_repl_offset"].flatMap({ Int($0) }),
                let target = masters["master_repl_offset"].flatMap({ Int($0) }), offset >= target {
@@ -61,7 +63,7 @@ extension RedisServerProcess {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw HarnessError("the replica on port \(port) did not sync with 127.0.0.1:\(master.port) within \(limit); its log:\n\(log)")
+        throw HarnessError("the replica on port \(port) did not sync with 127.0.0.1:\(master.port) within \(limit) (last seen: replica \(mine), master \(masters)); its log:\n\(log)")
     }
 
     /// The server's role now (`INFO replication`'s `role`: `master` or `slave`), or `nil`.

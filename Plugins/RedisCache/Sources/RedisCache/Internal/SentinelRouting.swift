@@ -222,7 +222,7 @@ final class SentinelRouting: RedisRouting {
                 said.append("\(node.endpoint): cancelled")
             }
         }
-        let tried = said.isEmpty ? "no Sentinel is configured" : "asked \(said.joined(separator: "; "))"
+        let tried = said.isEmpty ? "none is configured" : said.joined(separator: "; ")
         throw RedisClientError(.connectFailed, "no Sentinel gave the address of master '\(sentinel.masterName)': \(tried)")
     }
 
