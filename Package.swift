@@ -184,7 +184,8 @@ package.targets += [
     pluginTarget("RedisCache", path: "Plugins/RedisCache/Sources/RedisCache", dependencies: ["WebImageCore", "WebImageCaches"]),
     // Starts and stops a throw-away redis-server on a free loopback port, and fake servers that
     // never answer (tests and the benchmark; never connects beyond 127.0.0.1).
-    pluginTarget("RedisServerHarness", path: "Plugins/RedisCache/Tests/RedisServerHarness", dependencies: ["WebImageCore", "WebImageTestSupport"]),
+    // RedisCache: the Sentinel helpers ask the servers with the plug-in's own client.
+    pluginTarget("RedisServerHarness", path: "Plugins/RedisCache/Tests/RedisServerHarness", dependencies: ["RedisCache", "WebImageCore", "WebImageTestSupport"]),
     // A second process for the fleet test: loads one URL through its own ImageManager.
     pluginExecutable("RedisCacheProbe", path: "Plugins/RedisCache/Tests/RedisCacheProbe", dependencies: ["RedisCache", "SwiftWebImage"]),
     // Latency of a Redis hit next to a local disk hit: `swift run -c release RedisCacheBenchmark`.

@@ -120,7 +120,9 @@ extension RedisClient {
         /// Commands sent again to the node a Redis Cluster named in a `MOVED` or `ASK` reply.
         public var redirections = 0
         /// Times the client asked for the topology again: a cluster's slot map, or the
-        /// Sentinels for the master.
+        /// Sentinels for the master (after a failure on the master, or after the failover
+        /// subscription moved to another Sentinel; not the first question, nor the replica
+        /// list).
         public var topologyRefreshes = 0
         /// Times the master changed under the client (a Sentinel failover, seen by a
         /// `+switch-master` message or by asking the Sentinels).

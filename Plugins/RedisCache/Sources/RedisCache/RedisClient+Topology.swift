@@ -2,9 +2,14 @@ extension RedisClient {
     /// How the client finds the server a command goes to.
     ///
     /// - ``standalone``: one server, ``Configuration/host`` and ``Configuration/port``.
-    /// - ``sentinel(_:)``: a master watched by Redis Sentinels. The client asks the Sentinels
-    ///   for the master's address, follows their failovers, and retries a command once on the
-    ///   new master after one.
+    /// - ``sentinel(_:)``: a master watched by Redis Sentinels. The first round trip asks the
+    ///   Sentinels for the master's address (within its command timeout). Failovers are followed
+    ///   two ways: a subscription to the Sentinels' `+switch-master` announcements (a connection
+    ///   to one Sentinel at a time, on a thread of its own) switches to the new master at once;
+    ///   and a round trip that fails on the master at the connection level, or is answered
+    ///   `READONLY` or `MASTERDOWN`, asks the Sentinels again and, if the master changed, is sent
+    ///   once more to the new one within the same command timeout. Until the Sentinels have
+    ///   promoted a replica, round trips fail as in any outage.
     /// - ``cluster(_:)``: a Redis Cluster. Keys are sharded over its masters by hash slot; the
     ///   client keeps the slot map and follows `MOVED` and `ASK` redirections.
     ///
@@ -22,7 +27,9 @@ extension RedisClient {
 
     /// Where the Sentinels are and which master they watch.
     public struct SentinelConfiguration: Sendable, Hashable {
-        /// The Sentinels to ask, in order (at least one). Usually on port 26379.
+        /// The Sentinels to ask, in order (at least one; a Sentinel that is down, or does not
+        /// know ``masterName``, passes to the next). Usually on port 26379:
+        /// `RedisEndpoint(parsing: text, defaultPort: 26379)`.
         public var sentinels: [RedisEndpoint]
         /// The name the Sentinels know the master by (`sentinel monitor NAME ...`).
         public var masterName: String
@@ -31,9 +38,13 @@ extension RedisClient {
         /// The Sentinels' own password (`requirepass` in sentinel.conf); `nil` (the default)
         /// sends no `AUTH` to them. The data servers use ``Configuration/password``.
         public var password: String?
-        /// Whether read-only commands (`GET`, `EXISTS`, `PTTL`) go to a replica when there is
-        /// one (default `false`: everything goes to the master). A replica may lag behind the
-        /// master: a value stored a moment ago may still be a miss there.
+        /// Whether pipelines made only of read-only commands (`GET`, `EXISTS`, `PTTL`, `MGET`,
+        /// `STRLEN`, `TTL`) go to a replica when there is one (default `false`: everything goes
+        /// to the master). Replicas come from `SENTINEL replicas` (not those flagged `s_down`,
+        /// `o_down` or `disconnected`), are used round robin, and are asked for again after a
+        /// failover and at most every 5 s otherwise; a replica that fails, or answers
+        /// `MASTERDOWN` or `LOADING`, passes the read to the master. The trade-off: a replica
+        /// may lag behind the master, so a value stored a moment ago may still be a miss there.
         public var readFromReplicas: Bool
 
         /// Settings as given.

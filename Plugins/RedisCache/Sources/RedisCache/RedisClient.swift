@@ -28,7 +28,9 @@ import WebImageCore
 ///   round trip at a time tries the server again (the probe); a failed probe doubles the wait
 ///   (up to ``Configuration/maximumReconnectDelay``), a success ends the outage. So a server
 ///   back after an outage is used again within one backoff step. No background task is
-///   involved: reconnecting is driven by use. ``nodeStates`` and ``statistics`` show it.
+///   involved: reconnecting is driven by use. ``nodeStates`` and ``statistics`` show it. (The
+///   one background activity is the Sentinel topology's `+switch-master` subscription, on a
+///   thread of its own.)
 /// - **Topologies.** One server, a Sentinel-managed master, or a Redis Cluster
 ///   (``Configuration/topology``); see ``Topology``.
 /// - **Errors.** Methods throw ``/WebImageCore/WebImageError`` with code `cacheFailure`, a
@@ -150,7 +152,8 @@ public final class RedisClient: Sendable {
         (try? await send(.ping)) == .simpleString("PONG")
     }
 
-    /// Closes the idle connections; later round trips fail with
+    /// Closes the idle connections, and ends the failover subscription of the Sentinel
+    /// topology (its thread ends within 0.1 s while it listens); later round trips fail with
     /// ``RedisClientError/Kind/shutDown``. Round trips in flight finish first. Also done when
     /// the client is released.
     public func shutdown() {

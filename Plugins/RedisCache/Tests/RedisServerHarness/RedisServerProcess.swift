@@ -29,8 +29,27 @@ public final class RedisServerProcess: Sendable {
     public let port: Int
     /// The extra arguments it was started with (kept for ``restart()``).
     public let extraArguments: [String]
-    private let directory: URL
+    /// The temporary directory of the process (its working directory; removed at ``stop()``).
+    let directory: URL
+    private let flavor: Flavor
     private let state: Locked<State>
+
+    /// What is launched: `redis-server`, or a Sentinel (``RedisSentinelProcess``).
+    struct Flavor: Sendable {
+        /// The program, `nil` when it is not installed.
+        var executablePath: String?
+        /// Its name, for messages.
+        var name: String
+        /// Writes what the process needs into its directory before each launch, for the
+        /// port it gets, and returns the arguments that go before the common options (a
+        /// configuration file, which must come first).
+        var prepare: @Sendable (_ directory: URL, _ port: Int) throws -> [String]
+        /// The line it logs once it listens.
+        var readinessLine: String
+
+        /// A plain `redis-server`.
+        static let server = Flavor(executablePath: RedisServerProcess.executablePath, name: "redis-server", prepare: { _, _ in [] }, readinessLine: "Ready to accept connections")
+    }
 
     private struct State {
         var running: RunningServer?
@@ -48,10 +67,11 @@ public final class RedisServerProcess: Sendable {
     /// Whether `redis-server` is installed.
     public static var isAvailable: Bool { executablePath != nil }
 
-    private init(port: Int, extraArguments: [String], directory: URL) {
+    private init(port: Int, extraArguments: [String], directory: URL, flavor: Flavor) {
         self.port = port
         self.extraArguments = extraArguments
         self.directory = directory
+        self.flavor = flavor
         self.state = Locked(State())
     }
 
@@ -63,6 +83,11 @@ public final class RedisServerProcess: Sendable {
     /// - Parameter extraArguments: More `redis-server` options (`["--requirepass", "secret"]`).
     /// - Throws: ``HarnessError`` when `redis-server` is missing or does not come up.
     public static func start(extraArguments: [String] = []) async throws -> RedisServerProcess {
+        try await start(flavor: .server, extraArguments: extraArguments)
+    }
+
+    /// Starts a process of `flavor` on a free loopback port and waits until it answers.
+    static func start(flavor: Flavor, extraArguments: [String]) async throws -> RedisServerProcess {
         removeOrphans()
         var lastError: (any Error)?
         // The free port may be taken by someone else before the server binds it: try again.
@@ -70,7 +95,7 @@ public final class RedisServerProcess: Sendable {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent(directoryPrefix + UUID().uuidString, isDirectory: true)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try Data(String(getpid()).utf8).write(to: directory.appendingPathComponent(ownerFileName))
-            let server = RedisServerProcess(port: try LoopbackSockets.freePort(), extraArguments: extraArguments, directory: directory)
+            let server = RedisServerProcess(port: try LoopbackSockets.freePort(), extraArguments: extraArguments, directory: directory, flavor: flavor)
             do {
                 try await server.launch()
                 return server
@@ -79,7 +104,7 @@ public final class RedisServerProcess: Sendable {
                 lastError = error
             }
         }
-        throw lastError ?? HarnessError("redis-server did not start")
+        throw lastError ?? HarnessError("\(flavor.name) did not start")
     }
 
     /// Whether the server process is running.
@@ -96,6 +121,17 @@ public final class RedisServerProcess: Sendable {
     /// and waits for it to exit. The port stays reserved for ``restart()``.
     public func kill() {
         terminate(signal: SIGKILL)
+    }
+
+    /// Freezes the server (SIGSTOP): its connections stay open and its port takes connections,
+    /// but it answers nothing, as a hung or cut-off server. ``resume()`` undoes it.
+    public func pause() {
+        state.withLock { $0.running }?.process.send(SIGSTOP)
+    }
+
+    /// Lets a server frozen by ``pause()`` run again (SIGCONT).
+    public func resume() {
+        state.withLock { $0.running }?.process.send(SIGCONT)
     }
 
     /// Starts the server again on the same port after ``kill()`` (an empty database).
@@ -123,7 +159,8 @@ public final class RedisServerProcess: Sendable {
 
     /// Kills the servers of test processes that died without stopping them (a crash, a
     /// timeout kill), found by their directories: the owner's pid is gone, the server's pid
-    /// still runs `redis-server`. Only servers this harness started are touched.
+    /// still runs `redis-server` (or `redis-sentinel`). Only servers this harness started are
+    /// touched.
     static func removeOrphans() {
         let temporary = FileManager.default.temporaryDirectory
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: temporary.path) else { return }
@@ -132,7 +169,7 @@ public final class RedisServerProcess: Sendable {
             guard let owner = readPID(directory.appendingPathComponent(ownerFileName)), !isAlive(owner) else { continue }
             if let server = readPID(directory.appendingPathComponent(serverFileName)),
                let command = try? String(contentsOfFile: "/proc/\(server)/cmdline", encoding: .utf8),
-               command.contains("redis-server") {
+               command.contains("redis-server") || command.contains("redis-sentinel") {
                 _ = systemKill(server, SIGKILL)
             }
             try? FileManager.default.removeItem(at: directory)
@@ -159,10 +196,10 @@ public final class RedisServerProcess: Sendable {
     }
 
     private func launch() async throws {
-        guard let executable = Self.executablePath else {
-            throw HarnessError("redis-server is not installed (Debian: apt-get install redis-server)")
+        guard let executable = flavor.executablePath else {
+            throw HarnessError("\(flavor.name) is not installed (Debian: apt-get install \(flavor.name))")
         }
-        let arguments = [
+        let arguments = try flavor.prepare(directory, port) + [
             "--port", String(port), "--bind", "127.0.0.1", "--protected-mode", "yes",
             "--save", "", "--appendonly", "no", "--dir", directory.path, "--logfile", "",
             "--daemonize", "no",
@@ -176,7 +213,7 @@ public final class RedisServerProcess: Sendable {
         } catch {
             close(output.read)
             close(output.write)
-            throw HarnessError("redis-server could not start: \(error)")
+            throw HarnessError("\(flavor.name) could not start: \(error)")
         }
         close(output.write)
         let running = RunningServer(process: process)
@@ -186,6 +223,7 @@ public final class RedisServerProcess: Sendable {
             running.ready.withLock { $0 = continuation }
             // Drain the log for the server's whole life (a full pipe would block it), and
             // report the readiness line once.
+            let readinessLine = flavor.readinessLine
             Thread.detachNewThread { [state] in
                 while true {
                     let chunk = SpawnedProcess.readSome(output.read)  // blocking: own thread
@@ -195,7 +233,7 @@ public final class RedisServerProcess: Sendable {
                         state.log = String((state.log + text).suffix(16_000))
                         return state.log
                     }
-                    if full.contains("Ready to accept connections") {
+                    if full.contains(readinessLine) {
                         running.ready.withLock { $0.take() }?.resume(returning: true)
                     }
                 }
@@ -211,7 +249,7 @@ public final class RedisServerProcess: Sendable {
         }
         guard sawReady else {
             terminate(signal: SIGKILL)
-            throw HarnessError("redis-server on port \(port) did not become ready; its log:\n\(log)")
+            throw HarnessError("\(flavor.name) on port \(port) did not become ready; its log:\n\(log)")
         }
         // Bounded confirmation: the listener is up once the line is logged.
         for _ in 0..<50 {
@@ -219,7 +257,7 @@ public final class RedisServerProcess: Sendable {
             try await Task.sleep(for: .milliseconds(20))
         }
         terminate(signal: SIGKILL)
-        throw HarnessError("redis-server on port \(port) logged readiness but does not answer PING; its log:\n\(log)")
+        throw HarnessError("\(flavor.name) on port \(port) logged readiness but does not answer PING; its log:\n\(log)")
     }
 
     private func terminate(signal: Int32) {

@@ -14,7 +14,7 @@ extension RedisClient {
             )
             return StandaloneRouting(node: node)
         case .sentinel(let sentinel):
-            return SentinelRouting.make(sentinel, configuration: configuration, counters: counters, parser: parser)
+            return SentinelRouting(sentinel, configuration: configuration, counters: counters, parser: parser)
         case .cluster(let cluster):
             return ClusterRouting(cluster, configuration: configuration, counters: counters, parser: parser)
         }

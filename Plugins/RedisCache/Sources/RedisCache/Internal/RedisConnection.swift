@@ -187,6 +187,33 @@ final class RedisConnection {
         return replies
     }
 
+    /// Reads one reply if it arrives before `deadline`; `nil` when none has by then, and the
+    /// connection stays usable (the bytes of a reply that has only partly arrived stay in the
+    /// buffer). The wait of a subscriber, in slices short enough to notice a shutdown.
+    /// - Throws: ``RedisClientError/Kind/connectionClosed`` or
+    ///   ``RedisClientError/Kind/protocolViolation``.
+    func receiveIfAny(parser: RESPParser, deadline: Deadline, what: String) throws(RedisClientError) -> RedisValue? {
+        while true {
+            if let (value, end) = try parser.parse(buffer, from: start) {
+                start = end
+                if start == buffer.count {
+                    buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
+                    start = 0
+                }
+                return value
+            }
+            guard buffer.count - start <= parser.maxReplySize + RESPParser.maxLineLength else {
+                throw RedisClientError(.protocolViolation, "\(endpoint) sent a reply to \(what) over the reply limit of \(parser.maxReplySize) bytes")
+            }
+            do throws(RedisClientError) {
+                try fill(deadline: deadline, what: what)
+            } catch {
+                if error.kind == .timedOut { return nil }
+                throw error
+            }
+        }
+    }
+
     /// Appends the bytes available now (waiting for some, up to `deadline`) to the buffer.
     private func fill(deadline: Deadline, what: String) throws(RedisClientError) {
         if start > 0, start >= buffer.count / 2 {
