@@ -119,10 +119,11 @@ extension RedisClient {
         public var recoveries = 0
         /// Commands sent again to the node a Redis Cluster named in a `MOVED` or `ASK` reply.
         public var redirections = 0
-        /// Times the client asked for the topology again: a cluster's slot map, or the
-        /// Sentinels for the master (after a failure on the master, or after the failover
-        /// subscription moved to another Sentinel; not the first question, nor the replica
-        /// list).
+        /// Times the client asked for the topology again: a cluster's slot map (after a `MOVED`
+        /// that contradicts the map, a connection failure, or before a key walk; not the first
+        /// map), or the Sentinels for the master (after a failure on the master, or after the
+        /// failover subscription moved to another Sentinel; not the first question, nor the
+        /// replica list).
         public var topologyRefreshes = 0
         /// Times the master changed under the client (a Sentinel failover, seen by a
         /// `+switch-master` message or by asking the Sentinels).

@@ -29,8 +29,8 @@ import WebImageCore
 ///   (up to ``Configuration/maximumReconnectDelay``), a success ends the outage. So a server
 ///   back after an outage is used again within one backoff step. No background task is
 ///   involved: reconnecting is driven by use. ``nodeStates`` and ``statistics`` show it. (The
-///   one background activity is the Sentinel topology's `+switch-master` subscription, on a
-///   thread of its own.)
+///   background activities are the Sentinel topology's `+switch-master` subscription, on a
+///   thread of its own, and a cluster's slot map refresh after a `MOVED`, in a task of its own.)
 /// - **Topologies.** One server, a Sentinel-managed master, or a Redis Cluster
 ///   (``Configuration/topology``); see ``Topology``.
 /// - **Errors.** Methods throw ``/WebImageCore/WebImageError`` with code `cacheFailure`, a
