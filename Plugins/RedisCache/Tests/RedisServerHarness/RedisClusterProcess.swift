@@ -15,8 +15,9 @@ import WebImageTestSupport
 /// Each server has `--cluster-config-file nodes.conf` in its own temporary directory, a cluster
 /// bus on a free port of its own (`--cluster-port`) and `--cluster-node-timeout 2000`.
 /// ``start(masters:)`` returns once `CLUSTER INFO` says `cluster_state:ok`, with every slot
-/// served and every node known, on every node (a bounded poll, 20 s at most). ``stop()`` kills
-/// the servers and removes their directories.
+/// served and every node known, on every node (a bounded poll, 60 s at most: `swift test` runs
+/// every suite at once on busy cores). ``stop()`` kills the servers and removes their
+/// directories.
 ///
 /// ``addReplica(of:)`` adds a replica to a master, for failover tests.
 ///
@@ -79,7 +80,7 @@ public final class RedisClusterProcess: Sendable {
             guard outcome.succeeded else {
                 throw HarnessError("redis-cli --cluster create failed (\(outcome.status)): \(outcome.outputText.suffix(2000))")
             }
-            try await cluster.waitUntilReady(within: .seconds(20))
+            try await cluster.waitUntilReady(within: .seconds(60))
         } catch {
             cluster.stop()
             throw error
@@ -112,7 +113,7 @@ public final class RedisClusterProcess: Sendable {
 
     /// Starts one more server and makes it a replica of the master on `port`
     /// (`redis-cli --cluster add-node ... --cluster-slave`); returns once it has synced with the
-    /// master (`master_link_status:up`, a bounded poll of 20 s) and the cluster is ok again.
+    /// master (`master_link_status:up`, a bounded poll of 60 s) and the cluster is ok again.
     /// Stopped by ``stop()``.
     /// - Throws: ``HarnessError`` when it does not start or sync.
     @discardableResult
@@ -126,18 +127,18 @@ public final class RedisClusterProcess: Sendable {
         guard outcome.succeeded else {
             throw HarnessError("redis-cli --cluster add-node of a replica of \(port) failed (\(outcome.status)): \(outcome.outputText.suffix(2000))")
         }
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(60)
         var last = ""
         while ContinuousClock.now < deadline {
             let info = try await raw(port: replica.port, ["INFO", "replication"])
             last = info.joined(separator: " ")
             if info.contains(where: { $0.hasPrefix("master_link_status:up") }) {
-                try await waitUntilReady(within: .seconds(20), nodes: ports.count + replicas.withLock { $0.count })
+                try await waitUntilReady(within: .seconds(60), nodes: ports.count + replicas.withLock { $0.count })
                 return replica
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw HarnessError("the replica on \(replica.port) of \(port) did not sync within 20 s: \(last)")
+        throw HarnessError("the replica on \(replica.port) of \(port) did not sync within 60 s: \(last)")
     }
 
     /// Runs `redis-cli -h 127.0.0.1 -p PORT arguments...` (plain output, no colors) and returns
