@@ -15,15 +15,6 @@ import Glibc
 struct ServeFleetRedisRecoveryTests {
     let workspace = Workspace()
 
-    /// The value of the first sample of `name` in `server`'s `/metrics`.
-    static func metric(_ name: String, of server: ServeProcess) async throws -> Double? {
-        let text = String(decoding: try await ServeClient.get(server.url("/metrics")).body, as: UTF8.self)
-        for line in text.split(separator: "\n") where line.hasPrefix(name + "{") || line.hasPrefix(name + " ") {
-            return line.split(separator: " ").last.flatMap { Double($0) }
-        }
-        return nil
-    }
-
     @Test func aServerRestartedAfterRedisLostItsDataAnswersFromItsOwnDisk() async throws {
         WebImageCLI.registerLaunchComponents()
         let redis = try await RedisServerProcess.start()
@@ -91,13 +82,13 @@ struct ServeFleetRedisRecoveryTests {
 
         // Each server has used Redis; then a 1 s outage.
         for server in fleet {
-            try await waitUntil("a round trip of \(server.baseURL)") { try await Self.metric("webimage_serve_redis_round_trips_total", of: server) ?? 0 > 0 }
+            try await waitUntil("a round trip of \(server.baseURL)") { try await ServeFleetWorkload.metric("webimage_serve_redis_round_trips_total", of: server) ?? 0 > 0 }
         }
         phase("each server has used Redis")
         redis.kill()
         let killed = ContinuousClock.now
         for server in fleet {
-            try await waitUntil("the outage seen by \(server.baseURL)") { try await Self.metric("webimage_serve_redis_up", of: server) == 0 }
+            try await waitUntil("the outage seen by \(server.baseURL)") { try await ServeFleetWorkload.metric("webimage_serve_redis_up", of: server) == 0 }
         }
         try await Task.sleep(for: .seconds(1))  // the outage's length, not a wait for work
         phase("the outage seen by all")
@@ -111,20 +102,20 @@ struct ServeFleetRedisRecoveryTests {
         // jittered waits made it, plus the first wait. (Before issue 39, concurrent failures
         // each doubled it: steps of 5 s were seen after a 1.1 s outage.)
         for server in fleet {
-            let backoff = try #require(try await Self.metric("webimage_serve_redis_backoff_seconds", of: server))
+            let backoff = try #require(try await ServeFleetWorkload.metric("webimage_serve_redis_backoff_seconds", of: server))
             let elapsed = ContinuousClock.now - killed
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             let bound = seconds / 0.75 + 0.1
             #expect(backoff <= bound, "\(server.baseURL) backs off \(backoff) s, \(elapsed) after the kill")
-            #expect(try await Self.metric("webimage_serve_redis_outages_total", of: server) == 1)
+            #expect(try await ServeFleetWorkload.metric("webimage_serve_redis_outages_total", of: server) == 1)
         }
         var recovered: [Duration] = []
         for server in fleet {
             try await waitUntil("Redis used again by \(server.baseURL)") {
-                try await Self.metric("webimage_serve_redis_recoveries_total", of: server) ?? 0 >= 1
+                try await ServeFleetWorkload.metric("webimage_serve_redis_recoveries_total", of: server) ?? 0 >= 1
             }
             recovered.append(ContinuousClock.now - restarted)
-            #expect(try await Self.metric("webimage_serve_redis_up", of: server) == 1)
+            #expect(try await ServeFleetWorkload.metric("webimage_serve_redis_up", of: server) == 1)
         }
         print("ServeFleetRedisRecoveryTests: Redis used again \(recovered) after the restart")
 

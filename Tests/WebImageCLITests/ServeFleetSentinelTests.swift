@@ -19,19 +19,6 @@ import Glibc
 struct ServeFleetSentinelTests {
     let workspace = Workspace()
 
-    /// The `/metrics` text of `server`.
-    static func metrics(of server: ServeProcess) async throws -> String {
-        String(decoding: try await ServeClient.get(server.url("/metrics")).body, as: UTF8.self)
-    }
-
-    /// The value of the sample `name` (without labels) in `text`.
-    static func counter(_ name: String, in text: String) -> Double? {
-        for line in text.split(separator: "\n") where line.hasPrefix(name + " ") {
-            return line.split(separator: " ").last.flatMap { Double($0) }
-        }
-        return nil
-    }
-
     @Test func threeServersFollowAFailoverAndKeepSharingTheCache() async throws {
         WebImageCLI.registerLaunchComponents()
         let group = try await RedisSentinelGroup.start()
@@ -101,12 +88,12 @@ struct ServeFleetSentinelTests {
         var switched: [Duration] = []
         for server in fleet {
             let limit = ContinuousClock.now + .seconds(60)
-            while try await Self.counter("webimage_serve_redis_failovers_total", in: Self.metrics(of: server)) ?? 0 < 1 {
+            while try await ServeFleetWorkload.metric("webimage_serve_redis_failovers_total", of: server) ?? 0 < 1 {
                 try #require(ContinuousClock.now < limit, "\(server.baseURL) did not follow the failover; the Sentinel's log:\n\(group.sentinel.log)")
                 try await Task.sleep(for: .milliseconds(10))
             }
             switched.append(ContinuousClock.now - killedAt)
-            let text = try await Self.metrics(of: server)
+            let text = try await ServeFleetWorkload.metrics(of: server)
             #expect(text.contains("webimage_serve_redis_up{endpoint=\"127.0.0.1:\(group.replica.port)\",role=\"master\"} 1"), "\(text)")
         }
         print("ServeFleetSentinelTests: the servers used the new master \(switched) after the kill")
