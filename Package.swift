@@ -277,3 +277,15 @@ package.products += [.executable(name: "webimage-http-bench", targets: ["webimag
 package.targets += [
     .executableTarget(name: "webimage-http-bench", dependencies: ["WebImageHTTPServer"], path: "Benchmarks/HTTPBench", swiftSettings: strictSettings),
 ]
+
+// TIFFCoder: TIFF (strips and tiles, 1 to 16 bits, grey, palette, RGB(A), CMYK, multi-page,
+// reduced-resolution previews for thumbnails; deflate or LZW encoding) on the system libtiff
+// 4.5+ (Debian: libtiff-dev), read from memory with libtiff's messages routed into errors.
+package.products += [.library(name: "TIFFCoder", targets: ["TIFFCoder"])]
+package.targets += [
+    .systemLibrary(name: "CTIFF", path: "Plugins/TIFFCoder/Sources/CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"]), .brew(["libtiff"])]),
+    pluginTarget("TIFFCoder", path: "Plugins/TIFFCoder/Sources/TIFFCoder", dependencies: ["CTIFF", "WebImageCore", "WebImageColor"]),
+    pluginTests("TIFFCoderTests", path: "Plugins/TIFFCoder/Tests/TIFFCoderTests", dependencies: [
+        "TIFFCoder", "SwiftWebImage", "WebImageTestSupport",
+    ]),
+]
