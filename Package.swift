@@ -289,3 +289,13 @@ package.targets += [
         "TIFFCoder", "SwiftWebImage", "WebImageTestSupport",
     ]),
 ]
+
+// ICOCoder: Windows icons and cursors (ICO, CUR) in Swift: PNG entries through the core's
+// PNGCoder, headless BMP entries (1/4/8/24/32-bit with the AND mask) read by the plug-in.
+package.products += [.library(name: "ICOCoder", targets: ["ICOCoder"])]
+package.targets += [
+    pluginTarget("ICOCoder", path: "Plugins/ICOCoder/Sources/ICOCoder", dependencies: ["WebImageCore", "WebImageCoders"]),
+    pluginTests("ICOCoderTests", path: "Plugins/ICOCoder/Tests/ICOCoderTests", dependencies: [
+        "ICOCoder", "SwiftWebImage", "WebImageTestSupport",
+    ]),
+]
