@@ -36,6 +36,8 @@ let cliPluginCoders: [Target.Dependency] = [
     "HEIFCoder",
     "JXLCoder",
     "AVIFCoder",
+    "TIFFCoder",
+    "ICOCoder",
 ]
 
 let package = Package(
