@@ -23,7 +23,7 @@ import WebImageCoders
 /// Entries are PNG (decoded by the core's `PNGCoder`, limits and thumbnails included) or
 /// headless BMP: a `BITMAPINFOHEADER` with the height doubled, 1, 4 or 8-bit palette, 24 or
 /// 32-bit colour, and the 1-bit AND mask (transparency for every depth but 32-bit with alpha).
-/// CUR files (type 2) decode the same way, as ``/WebImageCore/ImageFormat/cur``.
+/// CUR files (type 2) decode the same way, as ``WebImageCore/ImageFormat/cur``.
 ///
 /// The directory is checked before any entry is read: no entries, more than 512, an entry
 /// whose data lies outside the file or inside the directory, entries that overlap, and
@@ -76,7 +76,7 @@ public struct ICOCoder: ImageHeaderReader {
         })
     }()
 
-    /// Creates the coder (and registers ``/WebImageCore/ImageFormat/cur`` for detection).
+    /// Creates the coder (and registers ``WebImageCore/ImageFormat/cur`` for detection).
     /// - Parameter encodedSizes: The sides of the entries to write, e.g. `[16, 32, 48, 256]`;
     ///   `nil` (the default): one entry of the image's size.
     public init(encodedSizes: [Int]? = nil) {
