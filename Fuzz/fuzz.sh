@@ -7,7 +7,7 @@
 # (over RSS_LIMIT_MB, default 4096) or a slow input (over TIMEOUT seconds, default 10) is a
 # finding. Prints, per decoder, executions, peak RSS and the findings. Not run by CI.
 #
-# The plug-ins' C libraries (libwebp, libavif, libheif, libjxl and their codecs) are the system's,
+# The plug-ins' C libraries (libwebp, libavif, libheif, libjxl, libtiff and their codecs) are the system's,
 # not instrumented: coverage guidance and ASan cover our Swift code and every call into them,
 # not their insides (which OSS-Fuzz fuzzes upstream); their crashes still stop the run.
 #
