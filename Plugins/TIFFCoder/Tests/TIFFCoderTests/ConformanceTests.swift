@@ -26,7 +26,7 @@ import WebImageTestSupport
 
     static let kinds = [
         "rgb8_deflate", "rgb8_lzw", "rgb8_none", "rgb8_packbits", "rgba8_unassociated", "grey8", "greyalpha8",
-        "bilevel1", "bilevel1_g4", "palette8", "grey16", "jpeg_ycbcr", "cmyk8",
+        "bilevel1", "bilevel1_g4", "palette8", "grey16", "jpeg_ycbcr", "cmyk8", "cmyk8_icc",
         "orientation2", "orientation3", "orientation4", "orientation5", "orientation6", "orientation7", "orientation8",
         "pages3", "tiled_rgba8", "tiled_rgb8", "planar_rgb8", "planar_rgba8", "strips3_rgb8",
         "rgb16", "associated_rgba8", "associated_rgba16",
@@ -62,7 +62,7 @@ import WebImageTestSupport
             return
         }
         guard let fields = cases[kind] else {
-            print("ConformanceTests: \(kind) skipped (tiffcp from libtiff-tools or convert from imagemagick is not installed)")
+            print("ConformanceTests: \(kind) skipped (tiffcp from libtiff-tools, convert from imagemagick or ghostscript's default_cmyk.icc from libgs-common is not installed)")
             return
         }
         let width = Int(fields[1])!, height = Int(fields[2])!, pages = Int(fields[3])!, tolerance = Int(fields[4])!
@@ -97,6 +97,9 @@ import WebImageTestSupport
         #expect(difference <= tolerance, "\(kind): differs by \(difference)")
         if fields[5] == "oriented" {
             #expect(image.metadata.contains(.orientationApplied))
+        }
+        if fields[5] == "icc" {
+            #expect(image.metadata.contains(.colorConverted))
         }
     }
 

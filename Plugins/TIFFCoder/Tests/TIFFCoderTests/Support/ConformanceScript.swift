@@ -1,6 +1,7 @@
 /// The Python (Pillow) script ``ConformanceTests`` runs in a temporary folder: it writes one
 /// TIFF per kind the coder reads, each with its reference pixels (`<name>.rgba`: raw RGBA8,
-/// straight alpha, as the image shows), and a manifest line per file:
+/// straight alpha, as the image shows), and a manifest line per file (CMYK with an ICC
+/// profile when ghostscript's `default_cmyk.icc`, Debian's libgs-common, is installed):
 /// `name width height pages tolerance note`. Tiled and separate-plane files are made from strip
 /// files with libtiff's `tiffcp`, 16-bit RGB and associated alpha with ImageMagick's `convert`,
 /// when they are installed (the manifest then lacks those lines, and the test says so).
@@ -55,6 +56,17 @@ cmyk.save("cmyk8.tif", compression="tiff_lzw")
 with open("cmyk8.cmyk", "wb") as f:
     f.write(cmyk.tobytes())
 manifest.append(f"cmyk8 {W} {H} 1 1 cmyk")
+# CMYK with ghostscript's CMYK profile embedded (libgs-common): the reference is lcms2's
+# relative colorimetric conversion to sRGB through Pillow's ImageCms.
+cmyk_profile = "/usr/share/color/icc/ghostscript/default_cmyk.icc"
+if os.path.exists(cmyk_profile):
+    from PIL import ImageCms
+    with open(cmyk_profile, "rb") as f:
+        icc = f.read()
+    cmyk.save("cmyk8_icc.tif", compression="tiff_lzw", icc_profile=icc)
+    srgb = ImageCms.profileToProfile(cmyk, ImageCms.ImageCmsProfile(cmyk_profile), ImageCms.createProfile("sRGB"),
+                                     renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC, outputMode="RGB")
+    ref("cmyk8_icc", srgb, tolerance=3, note="icc")
 # Orientations 2...8 (tag 274): the reference is the picture as it shows.
 for orientation in range(2, 9):
     name = f"orientation{orientation}"
