@@ -8,9 +8,13 @@ import WebImageCore
 /// 32-bit entries take their alpha from the fourth byte, unless every pixel's is 0 (icons from
 /// before alpha), when the AND mask applies, as Windows does; the others take it from the mask.
 struct ICOBitmapEntry {
+    /// The image's size (half the stated height: the rest is the AND mask).
     let size: PixelSize
+    /// Bits per pixel: 1, 4, 8, 24 or 32.
     let bitCount: Int
+    /// The bitmap header's size: the palette follows it.
     private let headerSize: Int
+    /// Palette entries (4 bytes each; 0 for 24 and 32-bit).
     private let paletteCount: Int
 
     /// Reads and checks the header of `bytes` (the entry's data).
@@ -53,7 +57,9 @@ struct ICOBitmapEntry {
         }
     }
 
+    /// Bytes per colour row (rows are padded to 4 bytes).
     private var colorStride: Int { ((size.width * bitCount + 31) / 32) * 4 }
+    /// Bytes per AND mask row.
     private var maskStride: Int { ((size.width + 31) / 32) * 4 }
 
     /// Decodes the pixels (RGBA8, straight alpha, top-down).

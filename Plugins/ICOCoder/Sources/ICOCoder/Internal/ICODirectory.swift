@@ -6,19 +6,25 @@ import WebImageCore
 struct ICODirectory {
     /// One entry, as the directory states it (sizes of 0 mean 256).
     struct Entry {
+        /// The entry's position in the directory.
         var index: Int
+        /// The size the directory states (0 bytes read as 256).
         var statedSize: PixelSize
+        /// The palette size the directory states (0: none or 256).
         var colorCount: Int
         /// ICO: planes; CUR: the hotspot's x.
         var planesOrHotspotX: Int
         /// ICO: bits per pixel; CUR: the hotspot's y.
         var bitCountOrHotspotY: Int
+        /// The size of the entry's data.
         var byteCount: Int
+        /// Where the entry's data starts in the file.
         var offset: Int
     }
 
     /// 1: icon, 2: cursor.
     var type: Int
+    /// The entries, in directory order.
     var entries: [Entry]
 
     /// The most entries accepted (real icons have a handful; the count field allows 65535).

@@ -8,12 +8,19 @@ import WebImageCore
 /// being summed, plus the reduced bitmap. Rows that never arrive (a truncated strip) count as
 /// transparent black.
 struct RowReducer {
+    /// The size of the rows added.
     let source: PixelSize
+    /// Source columns per reduced pixel.
     let fx: Int
+    /// Source rows per reduced pixel.
     let fy: Int
+    /// `ceil(source / factor)` per side.
     let reducedSize: PixelSize
+    /// Per reduced column of the block row being summed: r*a, g*a, b*a, a.
     private var sums: [UInt64]
+    /// The block row in `sums`, or -1.
     private var heldRow = -1
+    /// The reduced image, RGBA8 with straight alpha.
     private var reduced: [UInt8]
 
     /// A reducer from `source` towards `target`, or `nil` when no side would shrink by 2 or more.

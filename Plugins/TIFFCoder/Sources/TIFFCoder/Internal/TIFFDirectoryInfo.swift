@@ -9,16 +9,27 @@ struct TIFFDirectoryInfo {
     var index: Int?
     /// The SubIFD's offset (for `TIFFSetSubDirectory`), or `nil` in the main chain.
     var subOffset: UInt64?
+    /// ImageWidth x ImageLength, as stored (before the orientation).
     var size: PixelSize
+    /// BitsPerSample (default 1).
     var bitsPerSample: Int
+    /// SamplesPerPixel (default 1), extra samples included.
     var samplesPerPixel: Int
+    /// PhotometricInterpretation (`PHOTOMETRIC_*`).
     var photometric: Int
+    /// PlanarConfiguration: 1 contiguous, 2 separate planes.
     var planarConfig: Int
+    /// SampleFormat (`SAMPLEFORMAT_*`, default unsigned integer).
     var sampleFormat: Int
+    /// Compression (`COMPRESSION_*`).
     var compression: Int
+    /// Whether the image is in tiles (else strips).
     var isTiled: Bool
+    /// Orientation, 1...8 (anything else reads as 1).
     var orientation: Int
+    /// ExtraSamples: what each sample after the colour ones is (`EXTRASAMPLE_*`).
     var extraSamples: [UInt16]
+    /// InkSet of a separated image (`INKSET_CMYK` by default).
     var inkSet: Int
     /// NewSubfileType bit 0: a reduced-resolution version of another image (a preview).
     var isReduced: Bool

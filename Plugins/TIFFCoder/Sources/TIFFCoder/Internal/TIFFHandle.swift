@@ -8,8 +8,11 @@ import WebImageCore
 /// Used inside ``read(_:maxAllocation:_:)`` only: the bytes, the stream and the messages live for
 /// the closure's duration, on the calling thread. Not `Sendable`, never stored.
 final class TIFFHandle {
+    /// libtiff's handle.
     let tif: OpaquePointer
+    /// The size of the data read (0 when writing), for error messages.
     let byteCount: Int
+    /// Where the handlers record libtiff's messages.
     private let messages: UnsafeMutablePointer<wi_tiff_messages>
 
     private init(tif: OpaquePointer, byteCount: Int, messages: UnsafeMutablePointer<wi_tiff_messages>) {
@@ -93,12 +96,14 @@ final class TIFFHandle {
 
     // MARK: Tags
 
+    /// A SHORT tag of the current directory (with libtiff's default when `defaulted`), or `nil`.
     func u16(_ tag: Int32, defaulted: Bool = true) -> UInt16? {
         var value: UInt16 = 0
         let found = defaulted ? wi_tiff_get_u16_defaulted(tif, UInt32(tag), &value) : wi_tiff_get_u16(tif, UInt32(tag), &value)
         return found != 0 ? value : nil
     }
 
+    /// A LONG tag of the current directory (with libtiff's default when `defaulted`), or `nil`.
     func u32(_ tag: Int32, defaulted: Bool = true) -> UInt32? {
         var value: UInt32 = 0
         let found = defaulted ? wi_tiff_get_u32_defaulted(tif, UInt32(tag), &value) : wi_tiff_get_u32(tif, UInt32(tag), &value)

@@ -18,6 +18,7 @@ import WebImageCore
 enum TIFFPageDecoding {
     /// The decoded page at its stored orientation, and whether its colour was converted.
     struct Result {
+        /// The pixels, at the target size, in stored orientation.
         var bitmap: Bitmap
         /// The CMYK rows went through an ICC profile.
         var convertedCMYK: Bool
