@@ -15,7 +15,7 @@ enum Pillow {
     }
 
     /// What to install when there is no Pillow.
-    static let missing = "no Python with Pillow (pip install pillow, or set PILLOW_PYTHON): ICO conformance fixtures skipped"
+    static let missing = "no Python with Pillow (apt-get install python3-pil or pip install pillow, or set PILLOW_PYTHON): ICO conformance fixtures skipped"
 }
 
 /// A temporary folder removed when the value is.

@@ -65,7 +65,7 @@ if os.path.exists(cmyk_profile):
         icc = f.read()
     cmyk.save("cmyk8_icc.tif", compression="tiff_lzw", icc_profile=icc)
     srgb = ImageCms.profileToProfile(cmyk, ImageCms.ImageCmsProfile(cmyk_profile), ImageCms.createProfile("sRGB"),
-                                     renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC, outputMode="RGB")
+                                     renderingIntent=1, outputMode="RGB")
     ref("cmyk8_icc", srgb, tolerance=3, note="icc")
 # Orientations 2...8 (tag 274): the reference is the picture as it shows.
 for orientation in range(2, 9):
