@@ -36,6 +36,8 @@ let cliPluginCoders: [Target.Dependency] = [
     "HEIFCoder",
     "JXLCoder",
     "AVIFCoder",
+    "TIFFCoder",
+    "ICOCoder",
 ]
 
 let package = Package(
@@ -276,4 +278,26 @@ package.targets.first { $0.name == "webimage-bench" }?.dependencies.append("AVIF
 package.products += [.executable(name: "webimage-http-bench", targets: ["webimage-http-bench"])]
 package.targets += [
     .executableTarget(name: "webimage-http-bench", dependencies: ["WebImageHTTPServer"], path: "Benchmarks/HTTPBench", swiftSettings: strictSettings),
+]
+
+// TIFFCoder: TIFF (strips and tiles, 1 to 16 bits, grey, palette, RGB(A), CMYK, multi-page,
+// reduced-resolution previews for thumbnails; deflate or LZW encoding) on the system libtiff
+// 4.5+ (Debian: libtiff-dev), read from memory with libtiff's messages routed into errors.
+package.products += [.library(name: "TIFFCoder", targets: ["TIFFCoder"])]
+package.targets += [
+    .systemLibrary(name: "CTIFF", path: "Plugins/TIFFCoder/Sources/CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"]), .brew(["libtiff"])]),
+    pluginTarget("TIFFCoder", path: "Plugins/TIFFCoder/Sources/TIFFCoder", dependencies: ["CTIFF", "WebImageCore", "WebImageColor"]),
+    pluginTests("TIFFCoderTests", path: "Plugins/TIFFCoder/Tests/TIFFCoderTests", dependencies: [
+        "TIFFCoder", "SwiftWebImage", "WebImageTestSupport",
+    ]),
+]
+
+// ICOCoder: Windows icons and cursors (ICO, CUR) in Swift: PNG entries through the core's
+// PNGCoder, headless BMP entries (1/4/8/24/32-bit with the AND mask) read by the plug-in.
+package.products += [.library(name: "ICOCoder", targets: ["ICOCoder"])]
+package.targets += [
+    pluginTarget("ICOCoder", path: "Plugins/ICOCoder/Sources/ICOCoder", dependencies: ["WebImageCore", "WebImageCoders"]),
+    pluginTests("ICOCoderTests", path: "Plugins/ICOCoder/Tests/ICOCoderTests", dependencies: [
+        "ICOCoder", "SwiftWebImage", "WebImageTestSupport",
+    ]),
 ]

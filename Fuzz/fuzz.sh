@@ -7,18 +7,18 @@
 # (over RSS_LIMIT_MB, default 4096) or a slow input (over TIMEOUT seconds, default 10) is a
 # finding. Prints, per decoder, executions, peak RSS and the findings. Not run by CI.
 #
-# The plug-ins' C libraries (libwebp, libavif, libheif, libjxl and their codecs) are the system's,
+# The plug-ins' C libraries (libwebp, libavif, libheif, libjxl, libtiff and their codecs) are the system's,
 # not instrumented: coverage guidance and ASan cover our Swift code and every call into them,
 # not their insides (which OSS-Fuzz fuzzes upstream); their crashes still stop the run.
 #
-# usage: Fuzz/fuzz.sh [SECONDS] [PNG JPEG GIF BMP WebP AVIF HEIF JXL ICC ...]   (default: all)
+# usage: Fuzz/fuzz.sh [SECONDS] [PNG JPEG GIF BMP WebP AVIF HEIF JXL TIFF ICO ICC ...]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")"
 [ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(PNG JPEG GIF BMP WebP AVIF HEIF JXL ICC)
+[ ${#targets[@]} -eq 0 ] && targets=(PNG JPEG GIF BMP WebP AVIF HEIF JXL TIFF ICO ICC)
 scratch=${FUZZ_SCRATCH:-/tmp/webimage-fuzz}
 mkdir -p "$scratch"
 
@@ -42,10 +42,12 @@ for target in "${targets[@]}"; do
         AVIF) patterns=("seeds/*.avif") ;;
         HEIF) patterns=("$testdata/*/*.heic" "$testdata/*/*.heif" "$testdata/*/*.avif" "seeds/*.heic" "seeds/*.avif") ;;
         JXL) patterns=("$testdata/sdwebimage/*.jxl" "seeds/*.jxl") ;;
+        TIFF) patterns=("$testdata/*/*.tif" "$testdata/*/*.tiff" "seeds/*.tif") ;;
+        ICO) patterns=("$testdata/*/*.ico" "seeds/*.ico" "seeds/*.cur") ;;
         # Real profiles from Debian (colord-data, icc-profiles-free, libgs-common): RGB, grey,
         # CMYK, Lab, matrix-shaper and LUT-based.
         ICC) patterns=("/usr/share/color/icc/*.icc" "/usr/share/color/icc/*/*.icc" "/usr/share/color/icc/*.ICM") ;;
-        *) echo "unknown target $target (PNG JPEG GIF BMP WebP AVIF HEIF JXL ICC)" >&2; exit 64 ;;
+        *) echo "unknown target $target (PNG JPEG GIF BMP WebP AVIF HEIF JXL TIFF ICO ICC)" >&2; exit 64 ;;
     esac
     for pattern in "${patterns[@]}"; do
         for file in $pattern; do

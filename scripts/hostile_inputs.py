@@ -193,6 +193,38 @@ def jpeg_scan_starts(data):
 
 
 # ---------------------------------------------------------------------------------------------
+# TIFF
+
+
+def write_tiff_rgb(path, width, height, rows_per_strip, strips):
+    """A little-endian baseline TIFF: 8-bit RGB, deflate, `strips` strips of 16 bytes each
+    (zlib headers and garbage), whatever the size the header claims."""
+    count = len(strips)
+    tags = [(256, 4, 1, width), (257, 4, 1, height), (258, 3, 1, 8), (259, 3, 1, 8), (262, 3, 1, 2),
+            (273, 4, count, None), (277, 3, 1, 3), (278, 4, 1, rows_per_strip), (279, 4, count, None),
+            (284, 3, 1, 1)]
+    ifd_size = 2 + 12 * len(tags) + 4
+    arrays = 8 + ifd_size
+    data_start = arrays + (8 * count if count > 1 else 0)
+    offsets = [data_start + 16 * i for i in range(count)]
+    out = bytearray(b"II*\x00" + struct.pack("<I", 8) + struct.pack("<H", len(tags)))
+    for tag, kind, n, value in tags:
+        if tag in (273, 279):
+            values = offsets if tag == 273 else [16] * count
+            field = struct.pack("<I", values[0] if count == 1 else arrays + (0 if tag == 273 else 4 * count))
+        else:
+            field = struct.pack("<HH", value, 0) if kind == 3 else struct.pack("<I", value)
+        out += struct.pack("<HHI", tag, kind, n) + field
+    out += struct.pack("<I", 0)
+    if count > 1:
+        out += struct.pack("<%dI" % count, *offsets) + struct.pack("<%dI" % count, *([16] * count))
+    for strip in strips:
+        out += strip
+    with open(path, "wb") as f:
+        f.write(out)
+
+
+# ---------------------------------------------------------------------------------------------
 
 INPUTS = [
     # name, description, maker
@@ -221,6 +253,13 @@ INPUTS = [
      lambda p: write_apng(p, 2000, 2000, 24, 0, b"\x00" * 2001)),
     ("gif-2x7000.gif", "GIF, 2 frames of 7000x7000 (no pixel data)",
      lambda p: write_gif(p, 7000, 7000, 2, LZW_CLEAR_END)),
+    # TIFFCoder plug-in: the header claims 30 GB of RGB; refused from the directory.
+    ("tiff-100000.tif", "TIFF 100000x100000 RGB, one deflate strip of 16 bytes",
+     lambda p: write_tiff_rgb(p, 100000, 100000, 100000, [b"\x78\x9c" + b"\x00" * 14])),
+    # Within the limits (7000x7000 = 49 MP): 1000 strips of 7 rows, each 16 bytes that do not
+    # inflate to its rows: every strip is an error, found one strip at a time.
+    ("tiff-7000-strips.tif", "TIFF 7000x7000 RGB, 1000 deflate strips of 16 bytes (truncated)",
+     lambda p: write_tiff_rgb(p, 7000, 7000, 7, [b"\x78\x9c" + b"\x00" * 14] * 1000)),
 ]
 
 

@@ -2,7 +2,9 @@ import Foundation
 import SwiftWebImage
 import AVIFCoder
 import HEIFCoder
+import ICOCoder
 import JXLCoder
+import TIFFCoder
 import WebPCoder
 
 /// The plug-in coders `webimage` registers at launch, each with the sample it adds to the demo.
@@ -39,6 +41,14 @@ enum PluginCoders {
         Entry(coder: AVIFCoder()) {
             DemoSamples.Sample(name: "badge.avif", summary: "lossy AVIF with alpha (AVIFCoder plug-in, libavif)", contentType: "image/avif",
                                data: try AVIFCoder().encode(WebImage(bitmap: try DemoSamples.badge(size: 192)), as: .avif, options: ImageEncodeOptions(compressionQuality: 0.8)))
+        },
+        Entry(coder: TIFFCoder()) {
+            DemoSamples.Sample(name: "badge.tiff", summary: "deflate TIFF with alpha (TIFFCoder plug-in, libtiff)", contentType: "image/tiff",
+                               data: try TIFFCoder().encode(WebImage(bitmap: try DemoSamples.badge(size: 192)), as: .tiff))
+        },
+        Entry(coder: ICOCoder()) {
+            DemoSamples.Sample(name: "badge.ico", summary: "icon of 16, 32, 48 and 192 px PNG entries (ICOCoder plug-in)", contentType: "image/x-icon",
+                               data: try ICOCoder(encodedSizes: [16, 32, 48, 192]).encode(WebImage(bitmap: try DemoSamples.badge(size: 192)), as: .ico))
         },
     ]
 

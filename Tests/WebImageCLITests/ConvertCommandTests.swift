@@ -136,7 +136,8 @@ import WebImageTestSupport
         (["anim.gif", "out.png", "--frame", "9"], 1, "webimage convert: anim.gif: there is no frame 9: the image has frames 0 to 2"),
         (["photo.jpg", "out.png", "--transform", "crop=500,500,10,10"], 1, "webimage convert: photo.jpg: "),
         (["photo.jpg", "nowhere/out.png"], 1, "webimage convert: photo.jpg: cannot write "),
-        (["photo.jpg", "out.tiff"], 64, "webimage convert: no coder can write tiff images"),
+        // A format the tool knows (the ICOCoder plug-in registers it) but no coder writes.
+        (["photo.jpg", "out.cur"], 64, "webimage convert: no coder can write cur images"),
         (["photo.jpg", "out.xyz"], 64, "webimage convert: unknown output extension '.xyz'"),
         (["photo.jpg", "out"], 64, "webimage convert: cannot tell the output format of out"),
         (["photo.jpg", "out.png", "--format", "heif9"], 64, "webimage convert: unknown --format 'heif9'"),

@@ -458,8 +458,10 @@ import WebImageCore
         #expect(Self.detect([0x00, 0x00, 0x01, 0x00, 0x00, 0x01, 0x10, 0x10]).format == .ico)
     }
 
+    /// Not ICO: the built-in sniffer leaves it undefined, and once the ICOCoder plug-in has been
+    /// made in the process (every test target runs in one), its registration detects `cur`.
     @Test func cursorIsNotICO() {
-        #expect(Self.detect([0x00, 0x00, 0x02, 0x00, 0x01, 0x00, 0x10, 0x10]).format == .undefined)
+        #expect(Self.detect([0x00, 0x00, 0x02, 0x00, 0x01, 0x00, 0x10, 0x10]).format != .ico)
     }
 
     // MARK: - SVG

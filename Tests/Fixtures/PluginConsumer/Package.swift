@@ -26,6 +26,8 @@ let package = Package(
                 .product(name: "AVIFCoder", package: "SwiftWebImage"),
                 .product(name: "HEIFCoder", package: "SwiftWebImage"),
                 .product(name: "JXLCoder", package: "SwiftWebImage"),
+                .product(name: "TIFFCoder", package: "SwiftWebImage"),
+                .product(name: "ICOCoder", package: "SwiftWebImage"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),

@@ -1,0 +1,14 @@
+import FuzzSupport
+import TIFFCoder
+
+/// Decodes one input with `TIFFCoder` (the plug-in product), every path FuzzDecode runs.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
+    FuzzDecode.run(TIFFCoder(), bytes, count)
+}
+
+/// The entry point SwiftPM links for this executable: libFuzzer's driver.
+@_cdecl("FuzzTIFF_main")
+public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    runFuzzer(argc, argv) { bytes, count in fuzz(bytes, count) }
+}

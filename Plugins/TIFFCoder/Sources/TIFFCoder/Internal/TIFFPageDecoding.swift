@@ -1,0 +1,188 @@
+import CTIFF
+import Foundation
+import WebImageColor
+import WebImageCore
+
+/// Decodes one directory's pixels into RGBA8 with straight alpha, row band by row band, handing
+/// each row to a ``RowReducer`` for a thumbnail (so a thumbnail never holds the full image) or
+/// into a full-size buffer.
+///
+/// Two readers:
+/// - 8-bit contiguous strips of grey, RGB and CMYK, with or without alpha, are read scanline by
+///   scanline (`TIFFReadScanline`: a strip of any size is inflated incrementally) and converted
+///   here: unassociated alpha stays exact, associated alpha is divided out, CMYK goes through
+///   the file's ICC profile (lcms2) or the plain formula without one.
+/// - Everything else (1/2/4/16-bit, palette, tiles, separate planes, YCbCr, Lab) goes through
+///   libtiff's `TIFFRGBAImage`, one strip or tile row at a time; its output is premultiplied
+///   whenever there is alpha, and is divided back to straight alpha.
+enum TIFFPageDecoding {
+    /// The decoded page at its stored orientation, and whether its colour was converted.
+    struct Result {
+        /// The pixels, at the target size, in stored orientation.
+        var bitmap: Bitmap
+        /// The CMYK rows went through an ICC profile.
+        var convertedCMYK: Bool
+    }
+
+    /// Decodes the current directory (`info`) at `storedTarget` (the stored orientation).
+    static func decode(_ info: TIFFDirectoryInfo, handle: TIFFHandle, storedTarget: PixelSize) throws -> Result {
+        let size = info.size
+        var reducer = RowReducer(source: size, target: storedTarget)
+        var full: [UInt8] = []
+        if reducer == nil {
+            full = [UInt8](repeating: 0, count: size.width * size.height * 4)
+        }
+        let rowBytes = size.width * 4
+        let emit = { (y: Int, row: UnsafePointer<UInt8>) in
+            if reducer != nil {
+                reducer!.add(row: y, pixels: row)
+            } else {
+                full.withUnsafeMutableBytes { raw in
+                    (raw.baseAddress! + y * rowBytes).copyMemory(from: row, byteCount: rowBytes)
+                }
+            }
+        }
+        var convertedCMYK = false
+        if usesScanlines(info) {
+            convertedCMYK = try readScanlines(info, handle: handle, emit: emit)
+        } else {
+            try readRGBAImage(info, handle: handle, emit: emit)
+        }
+        var bitmap: Bitmap
+        if var reducer {
+            bitmap = try reducer.finish(hasAlpha: info.hasAlpha)
+        } else {
+            bitmap = try Bitmap(width: size.width, height: size.height, bytes: full, hasAlpha: info.hasAlpha)
+        }
+        if bitmap.size != storedTarget {
+            bitmap = try bitmap.resampled(to: storedTarget, filter: .lanczos3)
+        }
+        return Result(bitmap: bitmap, convertedCMYK: convertedCMYK)
+    }
+
+    /// Whether the scanline reader handles `info`.
+    static func usesScanlines(_ info: TIFFDirectoryInfo) -> Bool {
+        guard !info.isTiled, info.planarConfig == Int(PLANARCONFIG_CONTIG), info.bitsPerSample == 8,
+              info.sampleFormat == Int(SAMPLEFORMAT_UINT) else { return false }
+        switch info.photometric {
+        case Int(PHOTOMETRIC_MINISBLACK), Int(PHOTOMETRIC_MINISWHITE): return info.samplesPerPixel >= 1
+        case Int(PHOTOMETRIC_RGB): return info.samplesPerPixel >= 3 && info.compression != Int(COMPRESSION_JPEG)
+        case Int(PHOTOMETRIC_SEPARATED): return info.isCMYK
+        default: return false
+        }
+    }
+
+    /// The scanline reader. Returns whether CMYK went through an ICC profile.
+    private static func readScanlines(_ info: TIFFDirectoryInfo, handle: TIFFHandle, emit: (Int, UnsafePointer<UInt8>) -> Void) throws -> Bool {
+        let width = info.size.width, height = info.size.height
+        let samples = info.samplesPerPixel
+        let scanlineSize = Int(TIFFScanlineSize64(handle.tif))
+        guard scanlineSize >= width * samples else { throw handle.failure("sizing a scanline of \(width) pixels of \(samples) samples") }
+        let grey = info.photometric == Int(PHOTOMETRIC_MINISBLACK) || info.photometric == Int(PHOTOMETRIC_MINISWHITE)
+        let inverted = info.photometric == Int(PHOTOMETRIC_MINISWHITE)
+        let colorSamples = grey ? 1 : info.isCMYK ? 4 : 3
+        let alphaSample = info.alphaKind != nil && samples > colorSamples ? colorSamples : nil
+        let associated = info.alphaKind == Int(EXTRASAMPLE_ASSOCALPHA)
+        let cmykConverter = info.isCMYK ? info.iccProfile.flatMap { ColorConversion.converter(for: $0, layout: .cmyk(inverted: false)) } : nil
+        var scanline = [UInt8](repeating: 0, count: scanlineSize)
+        var row = [UInt8](repeating: 255, count: width * 4)
+        for y in 0..<height {
+            let status = scanline.withUnsafeMutableBytes { TIFFReadScanline(handle.tif, $0.baseAddress, UInt32(y), 0) }
+            guard status >= 0 else { throw handle.failure("reading row \(y) of \(height) (\(info.size))") }
+            scanline.withUnsafeBufferPointer { s in
+                row.withUnsafeMutableBufferPointer { d in
+                    for x in 0..<width {
+                        let i = x * samples, o = x * 4
+                        if grey {
+                            let v = inverted ? 255 - s[i] : s[i]
+                            d[o] = v; d[o + 1] = v; d[o + 2] = v
+                        } else {
+                            d[o] = s[i]; d[o + 1] = s[i + 1]; d[o + 2] = s[i + 2]
+                            if info.isCMYK { d[o + 3] = s[i + 3] }
+                        }
+                        if !info.isCMYK { d[o + 3] = alphaSample.map { s[i + $0] } ?? 255 }
+                        if associated, let _ = alphaSample { unpremultiply(d, at: o) }
+                    }
+                }
+            }
+            if info.isCMYK {
+                row.withUnsafeMutableBufferPointer { d in
+                    if let cmykConverter {
+                        cmykConverter.convertRows(from: d.baseAddress!, sourceBytesPerRow: width * 4, to: d.baseAddress!, destinationBytesPerRow: width * 4, width: width, rows: 1)
+                        for x in 0..<width { d[x * 4 + 3] = 255 }
+                    } else {
+                        for x in 0..<width {
+                            let o = x * 4
+                            let k = 255 - Int(d[o + 3])
+                            d[o] = UInt8(((255 - Int(d[o])) * k + 127) / 255)
+                            d[o + 1] = UInt8(((255 - Int(d[o + 1])) * k + 127) / 255)
+                            d[o + 2] = UInt8(((255 - Int(d[o + 2])) * k + 127) / 255)
+                            d[o + 3] = 255
+                        }
+                    }
+                }
+            }
+            row.withUnsafeBufferPointer { emit(y, $0.baseAddress!) }
+        }
+        return cmykConverter != nil
+    }
+
+    /// libtiff's RGBA reader, a band of rows (a strip, or a row of tiles) at a time.
+    private static func readRGBAImage(_ info: TIFFDirectoryInfo, handle: TIFFHandle, emit: (Int, UnsafePointer<UInt8>) -> Void) throws {
+        var message = [CChar](repeating: 0, count: 1024)
+        guard TIFFRGBAImageOK(handle.tif, &message) != 0 else {
+            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw WebImageError(.badImageData, "TIFF data of \(handle.byteCount) bytes: unsupported image (\(info.bitsPerSample)-bit, photometric \(info.photometric), \(info.samplesPerPixel) samples): \(reason)")
+        }
+        var image = TIFFRGBAImage()
+        guard TIFFRGBAImageBegin(&image, handle.tif, 1, &message) != 0 else {
+            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw WebImageError(.badImageData, "TIFF data of \(handle.byteCount) bytes cannot be read: \(reason)")
+        }
+        defer { TIFFRGBAImageEnd(&image) }
+        // Rows in stored order: the orientation is applied by the coder afterwards.
+        image.orientation = UInt16(ORIENTATION_TOPLEFT)
+        image.req_orientation = UInt16(ORIENTATION_TOPLEFT)
+        let width = info.size.width, height = info.size.height
+        let bandTag = info.isTiled ? TIFFTAG_TILELENGTH : TIFFTAG_ROWSPERSTRIP
+        let band = max(1, min(height, Int(handle.u32(bandTag) ?? UInt32(height))))
+        let premultiplied = image.alpha != 0
+        var raster = [UInt32](repeating: 0, count: width * band)
+        var row = [UInt8](repeating: 0, count: width * 4)
+        var start = 0
+        while start < height {
+            let rows = min(band, height - start)
+            image.row_offset = Int32(start)
+            image.col_offset = 0
+            let ok = raster.withUnsafeMutableBufferPointer { TIFFRGBAImageGet(&image, $0.baseAddress, UInt32(width), UInt32(rows)) }
+            guard ok != 0 else { throw handle.failure("reading rows \(start)..<\(start + rows) of \(height) (\(info.size))") }
+            for r in 0..<rows {
+                raster.withUnsafeBufferPointer { source in
+                    row.withUnsafeMutableBufferPointer { d in
+                        for x in 0..<width {
+                            let pixel = source[r * width + x]
+                            let o = x * 4
+                            d[o] = UInt8(truncatingIfNeeded: pixel)
+                            d[o + 1] = UInt8(truncatingIfNeeded: pixel >> 8)
+                            d[o + 2] = UInt8(truncatingIfNeeded: pixel >> 16)
+                            d[o + 3] = UInt8(truncatingIfNeeded: pixel >> 24)
+                            if premultiplied { unpremultiply(d, at: o) }
+                        }
+                    }
+                }
+                row.withUnsafeBufferPointer { emit(start + r, $0.baseAddress!) }
+            }
+            start += rows
+        }
+    }
+
+    /// Divides the colour of the pixel at `offset` by its alpha (premultiplied to straight).
+    @inline(__always)
+    private static func unpremultiply(_ pixels: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
+        let a = Int(pixels[offset + 3])
+        guard a > 0, a < 255 else { return }
+        for c in 0..<3 {
+            pixels[offset + c] = UInt8(min(255, (Int(pixels[offset + c]) * 255 + a / 2) / a))
+        }
+    }
+}
