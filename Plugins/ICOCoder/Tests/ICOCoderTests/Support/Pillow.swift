@@ -1,12 +1,12 @@
 import Foundation
 import WebImageTestSupport
 
-/// A Python with Pillow for the conformance fixtures: `$PILLOW_PYTHON`, the benchmark venv
-/// (`/work/bench/venv/bin/python`), then `python3` on the `PATH`, the first that imports PIL.
+/// A Python with Pillow for the conformance fixtures: `$PILLOW_PYTHON`, the system's
+/// `/usr/bin/python3` (Debian's `python3-pil`), then `python3` on the `PATH`, the first that imports PIL.
 enum Pillow {
     /// The interpreter, or `nil` when none has Pillow.
     static let python: Task<String?, Never> = Task {
-        var candidates = ["/work/bench/venv/bin/python", "python3"]
+        var candidates = ["/usr/bin/python3", "python3"]
         if let configured = ProcessInfo.processInfo.environment["PILLOW_PYTHON"] { candidates.insert(configured, at: 0) }
         for candidate in candidates where ChildProcess.path(of: candidate) != nil {
             if let outcome = try? await ChildProcess.run(candidate, ["-c", "import PIL"]), outcome.succeeded { return candidate }

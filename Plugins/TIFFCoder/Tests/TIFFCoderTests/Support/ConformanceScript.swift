@@ -67,12 +67,14 @@ if os.path.exists(cmyk_profile):
     srgb = ImageCms.profileToProfile(cmyk, ImageCms.ImageCmsProfile(cmyk_profile), ImageCms.createProfile("sRGB"),
                                      renderingIntent=1, outputMode="RGB")
     ref("cmyk8_icc", srgb, tolerance=3, note="icc")
-# Orientations 2...8 (tag 274): the reference is the picture as it shows.
+# Orientations 2...8 (tag 274): the reference is the picture as it shows, by the TIFF/EXIF
+# table itself (Pillow 9.4's exif_transpose left a TIFF of orientation 8 as stored).
+shows = {2: Image.Transpose.FLIP_LEFT_RIGHT, 3: Image.Transpose.ROTATE_180, 4: Image.Transpose.FLIP_TOP_BOTTOM,
+         5: Image.Transpose.TRANSPOSE, 6: Image.Transpose.ROTATE_270, 7: Image.Transpose.TRANSVERSE, 8: Image.Transpose.ROTATE_90}
 for orientation in range(2, 9):
     name = f"orientation{orientation}"
     rgb.save(name + ".tif", tiffinfo={274: orientation})
-    shown = ImageOps.exif_transpose(Image.open(name + ".tif"))
-    ref(name, shown, note="oriented")
+    ref(name, rgb.transpose(shows[orientation]), note="oriented")
 # Three pages.
 pages = [rgb, rgb.transpose(Image.FLIP_LEFT_RIGHT), rgb.transpose(Image.FLIP_TOP_BOTTOM)]
 pages[0].save("pages3.tif", save_all=True, append_images=pages[1:], compression="tiff_lzw")
