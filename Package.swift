@@ -277,3 +277,28 @@ package.products += [.executable(name: "webimage-http-bench", targets: ["webimag
 package.targets += [
     .executableTarget(name: "webimage-http-bench", dependencies: ["WebImageHTTPServer"], path: "Benchmarks/HTTPBench", swiftSettings: strictSettings),
 ]
+
+// SVGCoder: SVG rasterised by the system librsvg 2.52+ into a cairo image surface (Debian:
+// librsvg2-dev). Decoding only; documents are read from memory with no base URL, so nothing
+// outside the data (files, http) is ever loaded.
+package.products += [.library(name: "SVGCoder", targets: ["SVGCoder"])]
+package.targets += [
+    // pkgConfig cairo-gobject, not librsvg-2.0: the latter's cflags carry -pthread, which SwiftPM
+    // refuses with a warning on every build (CRSVG/shim.h declares the librsvg calls it needs).
+    .systemLibrary(name: "CRSVG", path: "Plugins/SVGCoder/Sources/CRSVG", pkgConfig: "cairo-gobject", providers: [.apt(["librsvg2-dev"]), .brew(["librsvg"])]),
+    pluginTarget("SVGCoder", path: "Plugins/SVGCoder/Sources/SVGCoder", dependencies: ["CRSVG", "WebImageCore"]),
+    pluginTests("SVGCoderTests", path: "Plugins/SVGCoder/Tests/SVGCoderTests", dependencies: [
+        "SVGCoder", "SwiftWebImage", "WebImageTestSupport",
+    ]),
+]
+
+// PDFCoder: a page of a PDF rendered by the system poppler-glib into a cairo image surface
+// (Debian: libpoppler-glib-dev). Decoding only; encrypted documents are refused.
+package.products += [.library(name: "PDFCoder", targets: ["PDFCoder"])]
+package.targets += [
+    .systemLibrary(name: "CPoppler", path: "Plugins/PDFCoder/Sources/CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"]), .brew(["poppler"])]),
+    pluginTarget("PDFCoder", path: "Plugins/PDFCoder/Sources/PDFCoder", dependencies: ["CPoppler", "WebImageCore"]),
+    pluginTests("PDFCoderTests", path: "Plugins/PDFCoder/Tests/PDFCoderTests", dependencies: [
+        "PDFCoder", "SwiftWebImage", "WebImageTestSupport",
+    ]),
+]
