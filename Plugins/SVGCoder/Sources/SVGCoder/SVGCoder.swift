@@ -29,7 +29,10 @@ import CRSVG
 /// no base URL, so `<image href="file:///etc/passwd">`, `http://` images, `<use>` of other
 /// files and XInclude load nothing (they draw nothing); `data:` images are drawn (librsvg
 /// bounds them). libxml2 keeps its limits (no `RSVG_HANDLE_FLAG_UNLIMITED`), librsvg keeps its
-/// own (on `<use>` fan-out and reference depth). Rendering runs on a thread of its own, and the
+/// own (on reference depth and referenced elements). A document whose `<use>` references would
+/// add more than 100,000 elements (the billion-laughs shape: ten uses of ten uses of ...) is
+/// refused from a scan of its tags before anything is drawn
+/// (``/WebImageCore/WebImageError/Code/imageTooLarge``). Rendering runs on a thread of its own, and the
 /// caller waits at most ``renderTimeLimit`` seconds
 /// (``/WebImageCore/WebImageError/Code/imageTooLarge`` past it): librsvg cannot be interrupted,
 /// so a render past its limit finishes on its thread and is dropped, and while two such
@@ -84,6 +87,10 @@ public struct SVGCoder: ImageCoder, ImageHeaderReader {
         let what = "SVG data of \(data.count) bytes"
         guard canDecode(data) else {
             throw WebImageError(.badImageData, "\(what) is not SVG (no <svg element near the start of text)")
+        }
+        let instances = UseFanOut.instances(in: data)
+        guard instances <= UseFanOut.maximumInstances else {
+            throw WebImageError(.imageTooLarge, "\(what): its <use> references would draw more than \(UseFanOut.maximumInstances) elements beyond its own: refused before rendering")
         }
         let document = try SVGRendering.read(data, what: what)
         let natural = SVGRendering.geometry(of: document).natural(defaultLongSide: defaultLongSide)

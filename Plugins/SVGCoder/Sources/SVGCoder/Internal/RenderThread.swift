@@ -43,7 +43,7 @@ enum RenderThread {
         }
         if box.abandon() {
             overdue.withLock { $0 += 1 }
-            throw WebImageError(.imageTooLarge, "\(what): rendering took longer than the limit of \(limit) s (left to finish on its own thread, its result dropped)")
+            throw WebImageError(.imageTooLarge, "\(what): rendering took longer than its time limit of \(limit) s (left to finish on its own thread, its result dropped)")
         }
         return try box.take().get()
     }
