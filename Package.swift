@@ -36,6 +36,8 @@ let cliPluginCoders: [Target.Dependency] = [
     "HEIFCoder",
     "JXLCoder",
     "AVIFCoder",
+    "SVGCoder",
+    "PDFCoder",
 ]
 
 let package = Package(

@@ -3,6 +3,8 @@ import SwiftWebImage
 import AVIFCoder
 import HEIFCoder
 import JXLCoder
+import PDFCoder
+import SVGCoder
 import WebPCoder
 
 /// The plug-in coders `webimage` registers at launch, each with the sample it adds to the demo.
@@ -39,6 +41,14 @@ enum PluginCoders {
         Entry(coder: AVIFCoder()) {
             DemoSamples.Sample(name: "badge.avif", summary: "lossy AVIF with alpha (AVIFCoder plug-in, libavif)", contentType: "image/avif",
                                data: try AVIFCoder().encode(WebImage(bitmap: try DemoSamples.badge(size: 192)), as: .avif, options: ImageEncodeOptions(compressionQuality: 0.8)))
+        },
+        // Decode-only (vector formats drawn at the size asked for); `webimage serve` leaves them
+        // out unless --allow-svg (ServeCommand.coders).
+        Entry(coder: SVGCoder()) {
+            DemoSamples.Sample(name: "badge.svg", summary: "SVG drawn by librsvg (SVGCoder plug-in)", contentType: "image/svg+xml", data: Data(DemoSamples.badgeSVG.utf8))
+        },
+        Entry(coder: PDFCoder()) {
+            DemoSamples.Sample(name: "badge.pdf", summary: "PDF page drawn by poppler (PDFCoder plug-in)", contentType: "application/pdf", data: DemoSamples.badgePDF)
         },
     ]
 
