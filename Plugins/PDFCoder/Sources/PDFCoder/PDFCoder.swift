@@ -97,14 +97,16 @@ public struct PDFCoder: ImageCoder, ImageHeaderReader {
         return WebImage(bitmap: bitmap, scale: options.scaleFactor, format: .pdf, metadata: metadata)
     }
 
-    /// The first page's size at ``dpi`` (sides over 32767 scaled down), read without rendering.
+    /// The first page's size as a decode with default options draws it: at ``dpi``, scaled down
+    /// to the default pixel limit (so a vector is never described as refused: a decode with a
+    /// lower limit draws it smaller), read without rendering.
     /// - Throws: ``/WebImageCore/WebImageError/Code/badImageData`` as ``decode(_:options:)``.
     public func readProperties(of data: Data) throws -> ImageProperties {
         let what = "PDF data of \(data.count) bytes"
         guard canDecode(data) else { throw WebImageError(.badImageData, "\(what) is not PDF (it does not start with %PDF)") }
         let document = try PDFRendering.read(data, what: what)
         let points = try PDFRendering.pageSize(document, index: 0, what: what)
-        let size = RasterSize.fitted(points.width * dpi / 72, points.height * dpi / 72)
+        let size = RasterSize.choose(natural: (points.width * dpi / 72, points.height * dpi / 72), options: ImageDecodeOptions()).size
         return ImageProperties(format: .pdf, pixelSize: size, hasAlpha: transparentBackground)
     }
 

@@ -21,7 +21,7 @@ import WebImageTestSupport
         #expect(elapsed < .seconds(2), "\(elapsed)")
         #expect(image.bitmap[10, 500].red == 255 && image.bitmap[990, 500].green == 255)
         let properties = try PDFCoder().readProperties(of: pdf)
-        #expect(properties.pixelSize.width <= 32767)
+        #expect(properties.pixelSize == PixelSize(width: 7071, height: 7071), "the default pixel limit's size")
     }
 
     @Test func notPDF() throws {

@@ -104,7 +104,9 @@ public struct SVGCoder: ImageCoder, ImageHeaderReader {
     }
 
     /// The document's size as a decode with default options draws it (``defaultLongSide`` for
-    /// documents without a size; not capped by the pixel limit), read without rendering.
+    /// documents without a size; scaled down to the default pixel limit, so a vector is never
+    /// described as refused: a decode with a lower limit draws it smaller), read without
+    /// rendering.
     /// - Throws: ``/WebImageCore/WebImageError/Code/badImageData`` for data librsvg cannot read.
     public func readProperties(of data: Data) throws -> ImageProperties {
         let what = "SVG data of \(data.count) bytes"
@@ -113,7 +115,7 @@ public struct SVGCoder: ImageCoder, ImageHeaderReader {
         }
         let document = try SVGRendering.read(data, what: what)
         let natural = SVGRendering.geometry(of: document).natural(defaultLongSide: defaultLongSide)
-        let size = RasterSize.fitted(natural.width, natural.height)
+        let size = RasterSize.choose(natural: natural, options: ImageDecodeOptions()).size
         return ImageProperties(format: .svg, pixelSize: size, hasAlpha: true)
     }
 

@@ -21,50 +21,55 @@ enum RasterSize {
     ///   `preserveAspectRatio`: the constraining side is exactly the request's, the other is
     ///   rounded to nearest (at least 1); otherwise it is exactly the request.
     /// - `scaleDownLimitBytes` then shrinks it to fit the budget, as for raster images.
-    /// - Last, a size over `maxPixelCount` is scaled down, aspect kept, until it fits: the
-    ///   document is drawn smaller, never refused for its declared size.
+    /// - Last, a size over `maxPixelCount`, or with a side over ``maximumSide``, is scaled down,
+    ///   aspect kept, until it fits: the document is drawn smaller, never refused for its
+    ///   declared size. The sides are rounded once, at the end.
     static func choose(natural: (width: Double, height: Double), options: ImageDecodeOptions) -> Choice {
-        let width = max(natural.width, 1e-6), height = max(natural.height, 1e-6)
-        var size = fitted(width, height)
+        let naturalWidth = natural.width.isFinite ? max(natural.width, 1e-6) : Double(maximumSide)
+        let naturalHeight = natural.height.isFinite ? max(natural.height, 1e-6) : Double(maximumSide)
+        // Fractional sizes until the end, rounded once, so that every scaling keeps the aspect.
+        var width = naturalWidth, height = naturalHeight
         var isThumbnail = false
         if let thumbnail = options.thumbnailPixelSize, !thumbnail.isEmpty {
             isThumbnail = true
             if options.preserveAspectRatio {
-                let widthRatio = Double(thumbnail.width) / width
-                let heightRatio = Double(thumbnail.height) / height
+                let widthRatio = Double(thumbnail.width) / naturalWidth
+                let heightRatio = Double(thumbnail.height) / naturalHeight
                 if widthRatio <= heightRatio {
-                    size = fitted(Double(thumbnail.width), height * widthRatio)
+                    (width, height) = (Double(thumbnail.width), naturalHeight * widthRatio)
                 } else {
-                    size = fitted(width * heightRatio, Double(thumbnail.height))
+                    (width, height) = (naturalWidth * heightRatio, Double(thumbnail.height))
                 }
             } else {
-                size = fitted(Double(thumbnail.width), Double(thumbnail.height))
+                (width, height) = (Double(thumbnail.width), Double(thumbnail.height))
             }
         }
         if let limit = options.scaleDownLimitBytes, limit > 0 {
             let budget = Double(limit) / 4
-            let current = Double(size.width) * Double(size.height)
-            if current > budget {
-                size = scaled(size, by: (budget / current).squareRoot())
+            if width * height > budget {
+                let ratio = (budget / (width * height)).squareRoot()
+                (width, height) = (width * ratio, height * ratio)
                 isThumbnail = true
             }
         }
+        var isCapped = false
         let maximum = Double(max(1, options.maxPixelCount))
-        let current = Double(size.width) * Double(size.height)
-        var isCapped = size.width >= maximumSide || size.height >= maximumSide
-        if current > maximum {
-            size = scaled(size, by: (maximum / current).squareRoot())
+        if width * height > maximum {
+            let ratio = (maximum / (width * height)).squareRoot()
+            (width, height) = (width * ratio, height * ratio)
             isCapped = true
         }
+        if max(width, height) > Double(maximumSide) {
+            let ratio = Double(maximumSide) / max(width, height)
+            (width, height) = (width * ratio, height * ratio)
+            isCapped = true
+        }
+        var size = PixelSize(width: clamp(width.rounded()), height: clamp(height.rounded()))
+        // Rounding up must not take the size over the limit.
+        while size.width * size.height > max(1, options.maxPixelCount), size.width > 1 || size.height > 1 {
+            if size.width >= size.height { size.width -= 1 } else { size.height -= 1 }
+        }
         return Choice(size: size, isThumbnail: isThumbnail, isCapped: isCapped)
-    }
-
-    /// `width` x `height` rounded to whole pixels, scaled down (aspect kept) so that no side is
-    /// over ``maximumSide``; at least 1x1.
-    static func fitted(_ width: Double, _ height: Double) -> PixelSize {
-        guard width.isFinite, height.isFinite else { return PixelSize(width: 1, height: 1) }
-        let ratio = min(1, Double(maximumSide) / max(width, height, 1))
-        return PixelSize(width: clamp((width * ratio).rounded()), height: clamp((height * ratio).rounded()))
     }
 
     /// The largest side cairo's image surfaces accept (32767).
@@ -74,12 +79,5 @@ enum RasterSize {
     static func clamp(_ value: Double) -> Int {
         guard value.isFinite else { return maximumSide }
         return Int(min(Double(maximumSide), max(1, value)))
-    }
-
-    private static func scaled(_ size: PixelSize, by ratio: Double) -> PixelSize {
-        PixelSize(
-            width: clamp((Double(size.width) * ratio).rounded(.down)),
-            height: clamp((Double(size.height) * ratio).rounded(.down))
-        )
     }
 }
