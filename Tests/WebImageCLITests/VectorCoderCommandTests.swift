@@ -43,6 +43,20 @@ import WebImageTestSupport
         #expect(svg.stderr.isEmpty && pdf.stderr.isEmpty)
     }
 
+    /// poppler's syntax errors and librsvg's warnings go into the error, never to standard
+    /// error on their own: the only line there is the command's.
+    @Test func libraryMessagesStayOffStandardError() async throws {
+        let pdf = DemoSamples.badgePDF
+        try workspace.write(pdf.prefix(pdf.count - 60), to: "cut.pdf")
+        try workspace.write(Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="url(#none)" filter="url(#none)"/><image href="file:///etc/passwd" width="5" height="5"/></svg>"#.utf8), to: "odd.svg")
+        let cut = try await run(["convert", "cut.pdf", "cut.png"])
+        let lines = cut.stderr.split(separator: "\n")
+        #expect(lines.count <= 1, "\(cut.stderr)")
+        #expect(!cut.stderr.hasPrefix("Syntax") && !cut.stderr.contains("\nSyntax"), "\(cut.stderr)")
+        let odd = try await run(["convert", "odd.svg", "odd.png"])
+        #expect(odd.status == 0 && odd.stderr.isEmpty, "\(odd.stderr)")
+    }
+
     /// SVG sources answer 422 without `--allow-svg` (never rendered: the server's coders leave
     /// SVGCoder out), and a PNG of the size asked for with it; PDF stays refused.
     @Test func serveRefusesSVGUnlessAllowed() async throws {

@@ -1,6 +1,7 @@
 import Foundation
 import FuzzSupport
 import PDFCoder
+import WebImageCore
 
 /// Decodes one input with `PDFCoder` (the plug-in product), every path ``FuzzDecode`` runs,
 /// plus the page count and the second page (an input of one page gives an error).

@@ -13,10 +13,8 @@ import WebImageCore
 /// Structured log calls (`g_log_structured`) do not go through handlers and are not caught;
 /// poppler-glib makes none.
 ///
-/// poppler's core reports syntax errors through its own callback, which prints to standard
-/// error by default; poppler-glib has no call to change it, so the C++ function
-/// `setErrorCallback` is found by its (Itanium ABI) symbol in libpoppler and given a recorder.
-/// When the symbol is not there (another ABI), poppler's messages still reach standard error.
+/// poppler-glib hands poppler's own syntax errors to GLib's log (domain `Poppler`), so they are
+/// recorded here too (a read's error carries them: "Poppler: Syntax error at position ...").
 enum GLibMessages {
     /// The most messages kept (older ones are dropped).
     static let capacity = 64
@@ -34,7 +32,6 @@ enum GLibMessages {
             next?(domain, level, message, nil)
         }
         let old = g_log_set_default_handler(handler, nil)
-        installPopplerCallback()
         let glibOwn = unsafeBitCast(g_log_default_handler as GLogFunc, to: UnsafeRawPointer.self)
         if let old, unsafeBitCast(old, to: UnsafeRawPointer.self) != glibOwn {
             // `gpointer` user data of the old handler is not returned by GLib: handlers that
@@ -43,19 +40,6 @@ enum GLibMessages {
         }
         return true
     }()
-
-    /// poppler's `void setErrorCallback(void (*)(ErrorCategory, Goffset, const char *))`.
-    private typealias PopplerErrorCallback = @convention(c) (Int32, Int64, UnsafePointer<CChar>?) -> Void
-    private typealias SetErrorCallback = @convention(c) (PopplerErrorCallback?) -> Void
-
-    private static func installPopplerCallback() {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "_Z16setErrorCallbackPFv13ErrorCategoryxPKcE") else { return }
-        let set = unsafeBitCast(symbol, to: SetErrorCallback.self)
-        set { _, position, message in
-            let text = message.map { String(cString: $0) } ?? ""
-            GLibMessages.record(position >= 0 ? "poppler: \(text) (at byte \(position))" : "poppler: \(text)")
-        }
-    }
 
     /// The calling thread's identity.
     static var currentThread: UInt {
