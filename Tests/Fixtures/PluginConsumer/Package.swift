@@ -26,6 +26,8 @@ let package = Package(
                 .product(name: "AVIFCoder", package: "SwiftWebImage"),
                 .product(name: "HEIFCoder", package: "SwiftWebImage"),
                 .product(name: "JXLCoder", package: "SwiftWebImage"),
+                .product(name: "SVGCoder", package: "SwiftWebImage"),
+                .product(name: "PDFCoder", package: "SwiftWebImage"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),

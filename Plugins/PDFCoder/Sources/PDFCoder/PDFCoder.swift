@@ -89,7 +89,7 @@ public struct PDFCoder: ImageCoder, ImageHeaderReader {
         let natural = (width: points.width * dpi / 72, height: points.height * dpi / 72)
         let choice = RasterSize.choose(natural: natural, options: options)
         let transparent = transparentBackground
-        let bitmap = try RenderThread.run(limit: renderTimeLimit, what: what) {
+        let bitmap = try RenderThread.shared.run(limit: renderTimeLimit, what: what) {
             try PDFRendering.render(document, index: index, points: points, size: choice.size, transparent: transparent, what: what)
         }
         var metadata: ImageMetadata = [.decoded, .vector]

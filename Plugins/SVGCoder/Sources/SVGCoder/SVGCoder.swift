@@ -95,7 +95,7 @@ public struct SVGCoder: ImageCoder, ImageHeaderReader {
         let document = try SVGRendering.read(data, what: what)
         let natural = SVGRendering.geometry(of: document).natural(defaultLongSide: defaultLongSide)
         let choice = RasterSize.choose(natural: natural, options: options)
-        let bitmap = try RenderThread.run(limit: renderTimeLimit, what: what) {
+        let bitmap = try RenderThread.shared.run(limit: renderTimeLimit, what: what) {
             try SVGRendering.render(document, natural: natural, size: choice.size, what: what)
         }
         var metadata: ImageMetadata = [.decoded, .vector]

@@ -19,6 +19,7 @@ enum GLibMessages {
     /// The most messages kept (older ones are dropped).
     static let capacity = 64
 
+    /// The recorded messages with the thread each came from, oldest first.
     private static let messages = Locked<[(thread: UInt, text: String)]>([])
     /// The handler that was there before ours (`nil`: GLib's own, which prints).
     private static let previous = Locked<GLogFunc?>(nil)
@@ -50,6 +51,7 @@ enum GLibMessages {
         #endif
     }
 
+    /// Records `text` for the calling thread, dropping the oldest past ``capacity``.
     private static func record(_ text: String) {
         let thread = currentThread
         messages.withLock { list in

@@ -22,6 +22,7 @@ enum UseFanOut {
         }
     }
 
+    /// The count for the bytes `b` (see ``instances(in:)``).
     private static func instances(_ b: UnsafeBufferPointer<UInt8>) -> Int {
         var ids: [String: Int] = [:]
         var children: [[Int]] = []

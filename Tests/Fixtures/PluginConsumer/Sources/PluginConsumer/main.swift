@@ -12,6 +12,8 @@ let checks: [(product: String, run: @Sendable () async throws -> String)] = [
     ("AVIFCoder", AVIFCheck.run),
     ("HEIFCoder", HEIFCheck.run),
     ("JXLCoder", JXLCheck.run),
+    ("SVGCoder", SVGCheck.run),
+    ("PDFCoder", PDFCheck.run),
 ]
 
 var failures = 0
