@@ -124,7 +124,9 @@ import WebImageTestSupport
         let giantTime = clock.now - start
         print("vector hostile inputs: baseline \(baseline.peakBytes >> 20) MB; <use> bomb status \(bomb.status) in \(bombTime), peak \(bomb.peakBytes >> 20) MB; 14400-inch page status \(giant.status) in \(giantTime), peak \(giant.peakBytes >> 20) MB")
         #expect(bomb.status == 1, "refused")
-        #expect(bombTime < .seconds(10))
+        // Not hung (the process's start-up dominates on a loaded machine: 0.5 s alone, 16 s in a
+        // full parallel run); the coder's own test holds the refusal to 2 s.
+        #expect(bombTime < .seconds(60))
         #expect(bomb.peakBytes < baseline.peakBytes + 64 << 20, "bomb: \(bomb.peakBytes >> 20) MB, baseline \(baseline.peakBytes >> 20) MB")
         // Drawn at the default 50-megapixel limit (200 MB of RGBA8), plus the PNG encode.
         #expect(giant.status == 0)
