@@ -38,6 +38,8 @@ let cliPluginCoders: [Target.Dependency] = [
     "AVIFCoder",
     "TIFFCoder",
     "ICOCoder",
+    "SVGCoder",
+    "PDFCoder",
 ]
 
 let package = Package(
@@ -299,5 +301,30 @@ package.targets += [
     pluginTarget("ICOCoder", path: "Plugins/ICOCoder/Sources/ICOCoder", dependencies: ["WebImageCore", "WebImageCoders"]),
     pluginTests("ICOCoderTests", path: "Plugins/ICOCoder/Tests/ICOCoderTests", dependencies: [
         "ICOCoder", "SwiftWebImage", "WebImageTestSupport",
+    ]),
+]
+
+// SVGCoder: SVG rasterised by the system librsvg 2.52+ into a cairo image surface (Debian:
+// librsvg2-dev). Decoding only; documents are read from memory with no base URL, so nothing
+// outside the data (files, http) is ever loaded.
+package.products += [.library(name: "SVGCoder", targets: ["SVGCoder"])]
+package.targets += [
+    // pkgConfig cairo-gobject, not librsvg-2.0: the latter's cflags carry -pthread, which SwiftPM
+    // refuses with a warning on every build (CRSVG/shim.h declares the librsvg calls it needs).
+    .systemLibrary(name: "CRSVG", path: "Plugins/SVGCoder/Sources/CRSVG", pkgConfig: "cairo-gobject", providers: [.apt(["librsvg2-dev"]), .brew(["librsvg"])]),
+    pluginTarget("SVGCoder", path: "Plugins/SVGCoder/Sources/SVGCoder", dependencies: ["CRSVG", "WebImageCore"]),
+    pluginTests("SVGCoderTests", path: "Plugins/SVGCoder/Tests/SVGCoderTests", dependencies: [
+        "SVGCoder", "SwiftWebImage", "WebImageTestSupport",
+    ]),
+]
+
+// PDFCoder: a page of a PDF rendered by the system poppler-glib into a cairo image surface
+// (Debian: libpoppler-glib-dev). Decoding only; encrypted documents are refused.
+package.products += [.library(name: "PDFCoder", targets: ["PDFCoder"])]
+package.targets += [
+    .systemLibrary(name: "CPoppler", path: "Plugins/PDFCoder/Sources/CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"]), .brew(["poppler"])]),
+    pluginTarget("PDFCoder", path: "Plugins/PDFCoder/Sources/PDFCoder", dependencies: ["CPoppler", "WebImageCore"]),
+    pluginTests("PDFCoderTests", path: "Plugins/PDFCoder/Tests/PDFCoderTests", dependencies: [
+        "PDFCoder", "SwiftWebImage", "WebImageTestSupport",
     ]),
 ]

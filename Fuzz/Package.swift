@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 //
 // libFuzzer harnesses for every decoder: the built-in coders of WebImageCoders and the coder
-// plug-ins (WebP, AVIF, HEIF, JPEG XL, TIFF, ICO), one executable per decoder. A separate development
+// plug-ins (WebP, AVIF, HEIF, JPEG XL, TIFF, ICO, SVG, PDF), one executable per decoder. A separate development
 // package (it is built with -sanitize=fuzzer,address, which must not reach the root package's own
 // builds), not run by CI. It depends on the root package by path, as any package would by URL,
 // and uses only its library products. Run `Fuzz/fuzz.sh`.
@@ -33,6 +33,8 @@ let package = Package(
         harness("JXL", ["JXLCoder"]),
         harness("TIFF", ["TIFFCoder"]),
         harness("ICO", ["ICOCoder"]),
+        harness("SVG", ["SVGCoder", "WebImageCore"]),
+        harness("PDF", ["PDFCoder", "WebImageCore"]),
         // ICC profiles straight into the colour path (WebImageColor, lcms2).
         harness("ICC", ["WebImageColor", "WebImageCore"]),
     ]

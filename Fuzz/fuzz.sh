@@ -11,14 +11,14 @@
 # not instrumented: coverage guidance and ASan cover our Swift code and every call into them,
 # not their insides (which OSS-Fuzz fuzzes upstream); their crashes still stop the run.
 #
-# usage: Fuzz/fuzz.sh [SECONDS] [PNG JPEG GIF BMP WebP AVIF HEIF JXL TIFF ICO ICC ...]   (default: all)
+# usage: Fuzz/fuzz.sh [SECONDS] [PNG JPEG GIF BMP WebP AVIF HEIF JXL TIFF ICO SVG PDF ICC ...]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")"
 [ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(PNG JPEG GIF BMP WebP AVIF HEIF JXL TIFF ICO ICC)
+[ ${#targets[@]} -eq 0 ] && targets=(PNG JPEG GIF BMP WebP AVIF HEIF JXL TIFF ICO SVG PDF ICC)
 scratch=${FUZZ_SCRATCH:-/tmp/webimage-fuzz}
 mkdir -p "$scratch"
 
@@ -44,10 +44,12 @@ for target in "${targets[@]}"; do
         JXL) patterns=("$testdata/sdwebimage/*.jxl" "seeds/*.jxl") ;;
         TIFF) patterns=("$testdata/*/*.tif" "$testdata/*/*.tiff" "seeds/*.tif") ;;
         ICO) patterns=("$testdata/*/*.ico" "seeds/*.ico" "seeds/*.cur") ;;
+        SVG) patterns=("$testdata/*/*.svg" "seeds/*.svg") ;;
+        PDF) patterns=("$testdata/*/*.pdf" "seeds/*.pdf") ;;
         # Real profiles from Debian (colord-data, icc-profiles-free, libgs-common): RGB, grey,
         # CMYK, Lab, matrix-shaper and LUT-based.
         ICC) patterns=("/usr/share/color/icc/*.icc" "/usr/share/color/icc/*/*.icc" "/usr/share/color/icc/*.ICM") ;;
-        *) echo "unknown target $target (PNG JPEG GIF BMP WebP AVIF HEIF JXL TIFF ICO ICC)" >&2; exit 64 ;;
+        *) echo "unknown target $target (PNG JPEG GIF BMP WebP AVIF HEIF JXL TIFF ICO SVG PDF ICC)" >&2; exit 64 ;;
     esac
     for pattern in "${patterns[@]}"; do
         for file in $pattern; do
@@ -56,8 +58,10 @@ for target in "${targets[@]}"; do
     done
     echo "== Fuzz$target: ${seconds}s, $(ls "$corpus" | wc -l) seed(s)"
     # detect_leaks=0 for HEIF: libheif keeps its plug-in registry for the life of the process
-    # (heif_init without heif_deinit), which LeakSanitizer would report at exit.
-    leaks=1; [ "$target" = HEIF ] && leaks=0
+    # (heif_init without heif_deinit), which LeakSanitizer would report at exit; for SVG and PDF:
+    # fontconfig, GLib's type system and poppler's globals live as long, and a render past its
+    # time limit may still be running at exit.
+    leaks=1; case $target in HEIF|SVG|PDF) leaks=0 ;; esac
     ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=$leaks} \
     "$bin/Fuzz$target" "$corpus" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb="${RSS_LIMIT_MB:-4096}" -timeout="${TIMEOUT:-10}" \
         -print_final_stats=1 -artifact_prefix="$scratch/crash-$target-" 2>"$scratch/fuzz-$target.log" || {

@@ -166,6 +166,36 @@ def write_simple_progressive_jpeg(path, width, height):
     return None
 
 
+def write_svg_use_bomb(path, levels=9):
+    """SVG whose <use> references fan out to 10^levels shapes (the billion-laughs shape)."""
+    body = '<path id="l0" d="M0 0 L1 1 L0 1 Z"/>'
+    for level in range(1, levels + 1):
+        body += '<g id="l%d">%s</g>' % (level, ('<use href="#l%d"/>' % (level - 1)) * 10)
+    with open(path, "w") as out:
+        out.write('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><defs>%s</defs>'
+                  '<use href="#l%d"/></svg>\n' % (body, levels))
+
+
+def write_pdf_giant_page(path, inches=14400):
+    """One-page PDF whose MediaBox is inches x inches (72 points an inch), half of it red."""
+    side = inches * 72
+    content = "1 0 0 rg 0 0 %d %d re f" % (side // 2, side)
+    objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Contents 4 0 R >>" % (side, side),
+               "<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content)]
+    data = b"%PDF-1.4\n"
+    offsets = []
+    for index, body in enumerate(objects):
+        offsets.append(len(data))
+        data += ("%d 0 obj\n%s\nendobj\n" % (index + 1, body)).encode()
+    xref = len(data)
+    data += ("xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)).encode()
+    data += b"".join(("%010d 00000 n \n" % offset).encode() for offset in offsets)
+    data += ("trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)).encode()
+    with open(path, "wb") as out:
+        out.write(data)
+
+
 def jpeg_scan_starts(data):
     """Offsets where each scan's segments begin (the DHT/DQT/DRI just before its SOS, or the SOS)."""
     starts, i, pending = [], 2, None
@@ -260,6 +290,12 @@ INPUTS = [
     # inflate to its rows: every strip is an error, found one strip at a time.
     ("tiff-7000-strips.tif", "TIFF 7000x7000 RGB, 1000 deflate strips of 16 bytes (truncated)",
      lambda p: write_tiff_rgb(p, 7000, 7000, 7, [b"\x78\x9c" + b"\x00" * 14] * 1000)),
+    # Vector plug-ins (SVGCoder, PDFCoder): refused from a scan of the tags, and drawn at the
+    # pixel limit (the size is computed from the page box before any surface).
+    ("use-bomb.svg", "SVG, <use> fan-out to 10^9 shapes",
+     lambda p: write_svg_use_bomb(p)),
+    ("giant-page.pdf", "PDF, one page of 14400x14400 inches",
+     lambda p: write_pdf_giant_page(p)),
 ]
 
 

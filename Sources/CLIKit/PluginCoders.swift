@@ -5,6 +5,8 @@ import HEIFCoder
 import ICOCoder
 import JXLCoder
 import TIFFCoder
+import PDFCoder
+import SVGCoder
 import WebPCoder
 
 /// The plug-in coders `webimage` registers at launch, each with the sample it adds to the demo.
@@ -49,6 +51,14 @@ enum PluginCoders {
         Entry(coder: ICOCoder()) {
             DemoSamples.Sample(name: "badge.ico", summary: "icon of 16, 32, 48 and 192 px PNG entries (ICOCoder plug-in)", contentType: "image/x-icon",
                                data: try ICOCoder(encodedSizes: [16, 32, 48, 192]).encode(WebImage(bitmap: try DemoSamples.badge(size: 192)), as: .ico))
+        },
+        // Decode-only (vector formats drawn at the size asked for); `webimage serve` leaves them
+        // out unless --allow-svg (ServeCommand.coders).
+        Entry(coder: SVGCoder()) {
+            DemoSamples.Sample(name: "badge.svg", summary: "SVG drawn by librsvg (SVGCoder plug-in)", contentType: "image/svg+xml", data: Data(DemoSamples.badgeSVG.utf8))
+        },
+        Entry(coder: PDFCoder()) {
+            DemoSamples.Sample(name: "badge.pdf", summary: "PDF page drawn by poppler (PDFCoder plug-in)", contentType: "application/pdf", data: DemoSamples.badgePDF)
         },
     ]
 

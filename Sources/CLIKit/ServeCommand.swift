@@ -1,4 +1,6 @@
 import Foundation
+import PDFCoder
+import SVGCoder
 import SwiftWebImage
 import WebImageHTTPServer
 import WebImageServe
@@ -14,7 +16,7 @@ import WebPCoder
 ///   non-public addresses unless `--allow-private-sources` or `--allow-source-address` lets
 ///   them through, fetches through `--proxy` when one is named, stops at `--max-source-bytes`
 ///   and gives up after `--timeout`), its access log and the HTTP server. Decoding and encoding use
-///   a coders manager of its own (``coders(webpMethod:)``).
+///   a coders manager of its own (``coders(webpMethod:allowsSVG:)``).
 /// - Prints `webimage serve: listening on http://HOST:PORT` on standard output once it accepts
 ///   connections (with `--port 0`, the port the system picked), then on standard error a line
 ///   naming every setting that relaxes a safe default and where it came from
@@ -51,6 +53,8 @@ struct ServeCommand: Command {
           --allow-private-sources
                                 Fetch from loopback, private, link-local and other non-public
                                 addresses too (refused by default, against SSRF).
+          --allow-svg           Rasterise SVG sources (librsvg, SVGCoder) and serve them as
+                                PNG, JPEG, WebP or AVIF (never SVG); refused (422) by default.
           --allow-source-host H Only fetch from host H (exact, or *.example.com for its
                                 subdomains); repeatable, or comma-separated. Default: any
                                 public host.
@@ -190,11 +194,11 @@ struct ServeCommand: Command {
     }
 
     /// Builds the server `options` describe, not yet listening: the library's
-    /// ``/WebImageServe/ImageServe`` with the coders ``coders(webpMethod:)`` makes.
+    /// ``/WebImageServe/ImageServe`` with the coders ``coders(webpMethod:allowsSVG:)`` makes.
     /// - Throws: ``CLIError`` when the access log cannot be opened.
     static func makeServer(_ options: ServeOptions, command: String) throws(CLIError) -> ImageServe {
         var configuration = options.serve
-        configuration.coder = coders(webpMethod: options.webpMethod)
+        configuration.coder = coders(webpMethod: options.webpMethod, allowsSVG: options.serve.server.allowsSVGSources)
         do {
             return try ImageServe(configuration: configuration)
         } catch {
@@ -204,9 +208,13 @@ struct ServeCommand: Command {
 
     /// The coders `webimage serve` decodes and encodes with: the built-in coders and the
     /// plug-in coders (``PluginCoders``), WebP with `--webp-method`. A manager of its own: the
-    /// server changes no shared manager, and the WIRL demo format is not among them.
-    static func coders(webpMethod: Int) -> CodersManager {
-        let coders = CodersManager(BuiltInCoders.all + PluginCoders.all.map(\.coder))
+    /// server changes no shared manager, and the WIRL demo format is not among them. The vector
+    /// coders are left out so that a refused source is never rendered: `SVGCoder` unless
+    /// `allowsSVG` (`--allow-svg`), `PDFCoder` always (PDF sources are not served).
+    static func coders(webpMethod: Int, allowsSVG: Bool = false) -> CodersManager {
+        let coders = CodersManager(BuiltInCoders.all + PluginCoders.all.map(\.coder).filter { coder in
+            !(coder is PDFCoder) && (allowsSVG || !(coder is SVGCoder))
+        })
         if webpMethod != 4 {
             // Added last, so it is asked first for WebP.
             coders.add(WebPCoder(method: webpMethod))

@@ -33,6 +33,7 @@ extension ServeOptions {
         let seconds: (Duration) -> String = { Self.secondsText($0) }
         flag("--allow-unsigned", serve.server.allowsUnsigned)
         flag("--allow-private-sources", serve.server.allowsPrivateSources)
+        flag("--allow-svg", serve.server.allowsSVGSources)
         let addresses = serve.server.downloaderConfiguration.allowedNonPublicAddresses
         if !addresses.isEmpty {
             relaxed.append(RelaxedDefault(option: "--allow-source-address", setting: "--allow-source-address \(addresses.joined(separator: ",")) (non-public, fetched from)"))

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import WebImageCore
 public import Testing
 
@@ -11,6 +11,11 @@ public import Testing
 ///     try ImageCoderContract.verify(check, subject: .init(coder: PNGCoder(), format: .png))
 /// }
 /// ```
+///
+/// A coder that only decodes (SVG, PDF) gives a sample file and the pixels it must decode to
+/// (``Subject/init(decoder:format:sample:expected:tolerance:preservesAlpha:)``): the checks then
+/// run on the sample instead of the coder's own output, and the round trip becomes "decodes the
+/// sample to the expected pixels, and refuses to encode".
 public enum ImageCoderContract {
     /// What is under test.
     public struct Subject: Sendable {
@@ -23,12 +28,24 @@ public enum ImageCoderContract {
         /// Whether the format keeps alpha (checked in the round trip when true).
         public var preservesAlpha: Bool
 
+        /// For a decode-only coder: the file the checks run on and the pixels it decodes to
+        /// (`nil`: the checks encode a test image with the coder).
+        public var sample: (data: Data, expected: Bitmap)?
+
         /// A subject: `coder` round-trips `format` within `tolerance` per channel.
         public init(coder: any ImageCoder, format: ImageFormat, tolerance: Int = 0, preservesAlpha: Bool = true) {
             self.coder = coder
             self.format = format
             self.tolerance = tolerance
             self.preservesAlpha = preservesAlpha
+        }
+
+        /// A subject for a coder that only decodes: `sample` (a file of `format`) decodes to
+        /// `expected` within `tolerance` per channel, and `decoder` does not claim to encode
+        /// `format` (or encodes it: then it must not throw).
+        public init(decoder: any ImageCoder, format: ImageFormat, sample: Data, expected: Bitmap, tolerance: Int = 0, preservesAlpha: Bool = true) {
+            self.init(coder: decoder, format: format, tolerance: tolerance, preservesAlpha: preservesAlpha)
+            self.sample = (sample, expected)
         }
     }
 
@@ -55,11 +72,23 @@ public enum ImageCoderContract {
     /// Runs one check, recording failures with Swift Testing's `#expect`.
     public static func verify(_ check: Check, subject: Subject, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let coder = subject.coder
-        let source = WebImage(bitmap: TestImages.gradient(width: 37, height: 23, seed: 90, alpha: subject.preservesAlpha))
-        let encoded = try coder.encode(source, as: subject.format)
+        let source: WebImage
+        let encoded: Data
+        if let sample = subject.sample {
+            source = WebImage(bitmap: sample.expected)
+            encoded = sample.data
+        } else {
+            source = WebImage(bitmap: TestImages.gradient(width: 37, height: 23, seed: 90, alpha: subject.preservesAlpha))
+            encoded = try coder.encode(source, as: subject.format)
+        }
 
         switch check {
         case .roundTrip:
+            if subject.sample != nil, !coder.canEncode(to: subject.format) {
+                #expect(throws: WebImageError.self, "a decode-only coder refuses to encode", sourceLocation: sourceLocation) {
+                    try coder.encode(source, as: subject.format)
+                }
+            }
             let decoded = try coder.decode(encoded)
             #expect(decoded.pixelSize == source.pixelSize, sourceLocation: sourceLocation)
             let difference = maxChannelDifference(decoded.bitmap, source.bitmap, includeAlpha: subject.preservesAlpha)

@@ -57,7 +57,9 @@ public import SwiftWebImage
 /// and the coder encodes AVIF, then WebP likewise, then the source's format (JPEG when it is no
 /// web format or cannot be encoded). An animated source keeps its frames only when the output
 /// is GIF (a negotiated animated GIF stays GIF); other outputs get its first frame. SVG sources
-/// are refused (`422`), never passed through. The quality is `quality(N)` or
+/// are refused (`422`) unless ``ImageServerConfiguration/allowsSVGSources`` (then the decoded,
+/// rasterised image is served in a raster format); they are never passed through, and other
+/// vector sources (PDF) are refused. The quality is `quality(N)` or
 /// ``ImageServerConfiguration/defaultQuality``; `max_bytes(N)` is the encoder's size target.
 /// The encoders write no EXIF data, so `strip_exif()` holds already; they embed an ICC profile
 /// only when the server keeps profiles (``ImageServerConfiguration/colorProfileHandling``), and
@@ -398,8 +400,11 @@ public final class ImageServer: ServerRequestHandler {
         }
         // The decode's hold on the memory budget ends with this request's render.
         defer { configuration.memoryBudget?.releaseDecode(of: original) }
-        guard original.format != .svg, !original.metadata.contains(.vector) else {
-            throw ServingFailure(422, "source \(thumbor.source) is SVG: vector sources are refused")
+        if original.format == .svg || original.metadata.contains(.vector) {
+            guard original.format == .svg, configuration.allowsSVGSources else {
+                let kind = original.format == .svg ? "SVG" : "a vector image (\(original.format))"
+                throw ServingFailure(422, "source \(thumbor.source) is \(kind): vector sources are refused\(original.format == .svg ? " (allowsSVGSources, webimage serve --allow-svg, rasterises them)" : "")")
+            }
         }
         let result = try await renderStage.render(
             original, originalKey: loaded.cacheKey, for: thumbor, choice: choice, maxAge: maxAge, resultKey: resultKey,

@@ -25,6 +25,10 @@ public struct ImageServerConfiguration: Sendable {
     /// Whether sources on loopback, private, link-local and other non-public addresses are fetched;
     /// `false` by default (the downloader's `refusesNonPublicAddresses` is then on).
     public var allowsPrivateSources: Bool = false
+    /// Whether SVG sources are rasterised (by the coder that decodes them, such as the SVGCoder
+    /// plug-in) and served in a raster format; `false` by default: SVG sources answer `422`.
+    /// The output is never SVG. Other vector sources (PDF) are refused either way.
+    public var allowsSVGSources: Bool = false
     /// The directory that plain (scheme-less) sources are read from; `nil` refuses them.
     ///
     /// A plain source is a relative path under this directory: an absolute path, a `..`

@@ -28,6 +28,8 @@ let package = Package(
                 .product(name: "JXLCoder", package: "SwiftWebImage"),
                 .product(name: "TIFFCoder", package: "SwiftWebImage"),
                 .product(name: "ICOCoder", package: "SwiftWebImage"),
+                .product(name: "SVGCoder", package: "SwiftWebImage"),
+                .product(name: "PDFCoder", package: "SwiftWebImage"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),

@@ -14,6 +14,8 @@ let checks: [(product: String, run: @Sendable () async throws -> String)] = [
     ("JXLCoder", JXLCheck.run),
     ("TIFFCoder", TIFFCheck.run),
     ("ICOCoder", ICOCheck.run),
+    ("SVGCoder", SVGCheck.run),
+    ("PDFCoder", PDFCheck.run),
 ]
 
 var failures = 0
