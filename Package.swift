@@ -293,6 +293,7 @@ package.targets += [
         "TIFFCoder", "SwiftWebImage", "WebImageTestSupport",
     ]),
 ]
+package.targets.first { $0.name == "webimage-bench" }?.dependencies.append("TIFFCoder")
 
 // ICOCoder: Windows icons and cursors (ICO, CUR) in Swift: PNG entries through the core's
 // PNGCoder, headless BMP entries (1/4/8/24/32-bit with the AND mask) read by the plug-in.
@@ -317,6 +318,7 @@ package.targets += [
         "SVGCoder", "SwiftWebImage", "WebImageTestSupport",
     ]),
 ]
+package.targets.first { $0.name == "webimage-bench" }?.dependencies.append("SVGCoder")
 
 // PDFCoder: a page of a PDF rendered by the system poppler-glib into a cairo image surface
 // (Debian: libpoppler-glib-dev). Decoding only; encrypted documents are refused.

@@ -38,6 +38,7 @@ while !arguments.isEmpty {
         print("HEIC cases:  \(HEIFCases.names.joined(separator: ", ")) (inputs: Plugins/HEIFCoder/Benchmarks/bench.sh)")
         print("JPEG XL cases: \(JXLCases.names.joined(separator: ", "))")
         print("AVIF cases:  \(AVIFCases.names.joined(separator: ", "))")
+        print("TIFF and SVG cases: \(FormatCases.names.joined(separator: ", ")) (inputs and libvips peer: Benchmarks/peers/formats_vips.py)")
         print("thumbnail cases: \(ThumbnailCases.names.joined(separator: ", ")) (inputs: scripts/png-thumbnail-bench)")
         exit(0)
     default:
@@ -92,6 +93,14 @@ for name in wanted where AVIFCases.names.contains(name) {
         FileHandle.standardError.write(Data("webimage-bench: \(name) failed: \(error) (inputs: \(inputPath); photo.avif is made by Plugins/AVIFCoder/Benchmarks/pillow_avif_bench.py)\n".utf8))
     }
 }
+for name in wanted where FormatCases.names.contains(name) {
+    do {
+        let body = try FormatCases(inputs: inputs).prepare(name)
+        emit(name, try runner.measure(iterations: iterations, body))
+    } catch {
+        FileHandle.standardError.write(Data("webimage-bench: \(name) failed: \(error)\n".utf8))
+    }
+}
 for name in wanted where ThumbnailCases.names.contains(name) {
     do {
         let body = try ThumbnailCases(inputs: inputs).prepare(name)
@@ -124,6 +133,6 @@ for name in wanted where HEIFCases.names.contains(name) {
         FileHandle.standardError.write(Data("webimage-bench: \(name) failed: \(error)\n".utf8))
     }
 }
-for name in wanted where !ImageCases.names.contains(name) && !ThumbnailCases.names.contains(name) && !PeerCases.names.contains(name) && !ThroughputCase.names.contains(name) && !HEIFCases.names.contains(name) && !JXLCases.names.contains(name) && !AVIFCases.names.contains(name) {
+for name in wanted where !ImageCases.names.contains(name) && !ThumbnailCases.names.contains(name) && !PeerCases.names.contains(name) && !ThroughputCase.names.contains(name) && !HEIFCases.names.contains(name) && !JXLCases.names.contains(name) && !AVIFCases.names.contains(name) && !FormatCases.names.contains(name) {
     FileHandle.standardError.write(Data("webimage-bench: unknown case \(name)\n".utf8))
 }
