@@ -46,8 +46,13 @@ enum TIFFPageDecoding {
             }
         }
         var convertedCMYK = false
-        if usesScanlines(info) {
-            convertedCMYK = try readScanlines(info, handle: handle, emit: emit)
+        if usesScanlines(info), reducer == nil {
+            // Rows straight into the bitmap: no row buffer to copy from.
+            convertedCMYK = try full.withUnsafeMutableBufferPointer { buffer in
+                try readScanlines(info, handle: handle, directRows: buffer.baseAddress!, emit: { _, _ in })
+            }
+        } else if usesScanlines(info) {
+            convertedCMYK = try readScanlines(info, handle: handle, directRows: nil, emit: emit)
         } else {
             try readRGBAImage(info, handle: handle, emit: emit)
         }
@@ -76,7 +81,9 @@ enum TIFFPageDecoding {
     }
 
     /// The scanline reader. Returns whether CMYK went through an ICC profile.
-    private static func readScanlines(_ info: TIFFDirectoryInfo, handle: TIFFHandle, emit: (Int, UnsafePointer<UInt8>) -> Void) throws -> Bool {
+    /// - Parameter directRows: Where row `y` goes (at `y` x width x 4), when the caller keeps the
+    ///   whole bitmap; `nil` to get each row through `emit`.
+    private static func readScanlines(_ info: TIFFDirectoryInfo, handle: TIFFHandle, directRows: UnsafeMutablePointer<UInt8>?, emit: (Int, UnsafePointer<UInt8>) -> Void) throws -> Bool {
         let width = info.size.width, height = info.size.height
         let samples = info.samplesPerPixel
         let scanlineSize = Int(TIFFScanlineSize64(handle.tif))
@@ -97,60 +104,64 @@ enum TIFFPageDecoding {
             layout = .general
         }
         var row = [UInt8](repeating: 255, count: width * 4)
-        /// Converts one stored row (`samples` bytes a pixel) to RGBA8 in `row` and emits it.
-        func convert(_ s: UnsafeBufferPointer<UInt8>, y: Int) {
-            row.withUnsafeMutableBufferPointer { d in
-                switch layout {
-                case .rgb:
-                    // The common photo: a tight loop over raw pointers, no per-pixel decisions.
-                    var source = s.baseAddress!, destination = d.baseAddress!
-                    for _ in 0..<width {
-                        destination[0] = source[0]; destination[1] = source[1]; destination[2] = source[2]; destination[3] = 255
-                        source += samples
-                        destination += 4
-                    }
-                case .rgbaStraight:
-                    if samples == 4 {
-                        d.baseAddress!.update(from: s.baseAddress!, count: width * 4)
-                    } else {
-                        for x in 0..<width {
-                            let i = x * samples, o = x * 4
-                            d[o] = s[i]; d[o + 1] = s[i + 1]; d[o + 2] = s[i + 2]; d[o + 3] = s[i + 3]
-                        }
-                    }
-                case .general:
+        /// Converts one stored row (`samples` bytes a pixel) to RGBA8 in `d`.
+        func fill(_ d: UnsafeMutableBufferPointer<UInt8>, from s: UnsafeBufferPointer<UInt8>) {
+            switch layout {
+            case .rgb:
+                // The common photo: a tight loop over raw pointers, no per-pixel decisions.
+                var source = s.baseAddress!, destination = d.baseAddress!
+                for _ in 0..<width {
+                    destination[0] = source[0]; destination[1] = source[1]; destination[2] = source[2]; destination[3] = 255
+                    source += samples
+                    destination += 4
+                }
+            case .rgbaStraight:
+                if samples == 4 {
+                    d.baseAddress!.update(from: s.baseAddress!, count: width * 4)
+                } else {
                     for x in 0..<width {
                         let i = x * samples, o = x * 4
-                        if grey {
-                            let v = inverted ? 255 - s[i] : s[i]
-                            d[o] = v; d[o + 1] = v; d[o + 2] = v
-                        } else {
-                            d[o] = s[i]; d[o + 1] = s[i + 1]; d[o + 2] = s[i + 2]
-                            if isCMYK { d[o + 3] = s[i + 3] }
-                        }
-                        if !isCMYK { d[o + 3] = alphaSample.map { s[i + $0] } ?? 255 }
-                        if associated, alphaSample != nil { unpremultiply(d, at: o) }
+                        d[o] = s[i]; d[o + 1] = s[i + 1]; d[o + 2] = s[i + 2]; d[o + 3] = s[i + 3]
                     }
+                }
+            case .general:
+                for x in 0..<width {
+                    let i = x * samples, o = x * 4
+                    if grey {
+                        let v = inverted ? 255 - s[i] : s[i]
+                        d[o] = v; d[o + 1] = v; d[o + 2] = v
+                    } else {
+                        d[o] = s[i]; d[o + 1] = s[i + 1]; d[o + 2] = s[i + 2]
+                        if isCMYK { d[o + 3] = s[i + 3] }
+                    }
+                    if !isCMYK { d[o + 3] = alphaSample.map { s[i + $0] } ?? 255 }
+                    if associated, alphaSample != nil { unpremultiply(d, at: o) }
                 }
             }
             if info.isCMYK {
-                row.withUnsafeMutableBufferPointer { d in
-                    if let cmykConverter {
-                        cmykConverter.convertRows(from: d.baseAddress!, sourceBytesPerRow: width * 4, to: d.baseAddress!, destinationBytesPerRow: width * 4, width: width, rows: 1)
-                        for x in 0..<width { d[x * 4 + 3] = 255 }
-                    } else {
-                        for x in 0..<width {
-                            let o = x * 4
-                            let k = 255 - Int(d[o + 3])
-                            d[o] = UInt8(((255 - Int(d[o])) * k + 127) / 255)
-                            d[o + 1] = UInt8(((255 - Int(d[o + 1])) * k + 127) / 255)
-                            d[o + 2] = UInt8(((255 - Int(d[o + 2])) * k + 127) / 255)
-                            d[o + 3] = 255
-                        }
+                if let cmykConverter {
+                    cmykConverter.convertRows(from: d.baseAddress!, sourceBytesPerRow: width * 4, to: d.baseAddress!, destinationBytesPerRow: width * 4, width: width, rows: 1)
+                    for x in 0..<width { d[x * 4 + 3] = 255 }
+                } else {
+                    for x in 0..<width {
+                        let o = x * 4
+                        let k = 255 - Int(d[o + 3])
+                        d[o] = UInt8(((255 - Int(d[o])) * k + 127) / 255)
+                        d[o + 1] = UInt8(((255 - Int(d[o + 1])) * k + 127) / 255)
+                        d[o + 2] = UInt8(((255 - Int(d[o + 2])) * k + 127) / 255)
+                        d[o + 3] = 255
                     }
                 }
             }
-            row.withUnsafeBufferPointer { emit(y, $0.baseAddress!) }
+        }
+        /// Converts one stored row into the caller's bitmap, or into `row` and emits it.
+        func convert(_ s: UnsafeBufferPointer<UInt8>, y: Int) {
+            if let directRows {
+                fill(UnsafeMutableBufferPointer(start: directRows + y * width * 4, count: width * 4), from: s)
+            } else {
+                row.withUnsafeMutableBufferPointer { fill($0, from: s) }
+                row.withUnsafeBufferPointer { emit(y, $0.baseAddress!) }
+            }
         }
         // Whole strips when one is small: libtiff then inflates a strip in one call (with
         // libdeflate when it has it; 2-3x faster than zlib's incremental inflate behind
