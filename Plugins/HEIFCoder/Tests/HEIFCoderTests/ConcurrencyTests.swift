@@ -1,6 +1,7 @@
 import Foundation
 import HEIFCoder
 import Testing
+import WebImageTestSupport
 import WebImageCore
 
 /// One coder value used from many threads at once: each decode has its own libheif context,

@@ -2,6 +2,7 @@ import Foundation
 import HEIFCoder
 import SwiftWebImage
 import Testing
+import WebImageTestSupport
 
 /// Files made by libheif's reference encoder (`heif-enc`) from a PNG the test writes, decoded
 /// by the coder and by the reference decoder (`heif-convert`, to PNG): the two must agree

@@ -2,6 +2,7 @@ import Foundation
 import HEIFCoder
 import SwiftWebImage
 import Testing
+import WebImageTestSupport
 
 /// Encoding to HEIC with libheif's HEVC encoder.
 @Suite(.enabled(if: HEIFCoder().canEncode(to: .heic), "libheif has no HEVC encoder: skipped"))

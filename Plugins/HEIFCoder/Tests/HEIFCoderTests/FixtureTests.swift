@@ -2,6 +2,7 @@ import Foundation
 import HEIFCoder
 import SwiftWebImage
 import Testing
+import WebImageTestSupport
 
 /// SDWebImage's HEIF test images from ../shared/testdata/sdwebimage (an Apple grid HEIC, a
 /// `mif1` file with a stored thumbnail, a 10-bit `heix` HDR photo, an `msf1` image sequence),

@@ -1,6 +1,7 @@
 import Foundation
 import HEIFCoder
 import Testing
+import WebImageTestSupport
 import WebImageCore
 
 /// 10-bit (HDR) files decode to RGBA8: libheif reduces the samples to 8 bits.

@@ -1,6 +1,7 @@
 import Foundation
 import HEIFCoder
 import Testing
+import WebImageTestSupport
 import SwiftWebImage
 
 /// A file whose alpha is marked premultiplied (`prem`) decodes to straight alpha, the bitmap's

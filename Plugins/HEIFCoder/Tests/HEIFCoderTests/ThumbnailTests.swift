@@ -1,6 +1,7 @@
 import Foundation
 import HEIFCoder
 import Testing
+import WebImageTestSupport
 import WebImageCore
 
 /// The thumbnail stored in a file is used for thumbnail requests it can serve. The test files

@@ -1,6 +1,7 @@
 import Foundation
 import HEIFCoder
 import Testing
+import WebImageTestSupport
 import WebImageCore
 
 /// The file's transformations are applied: `irot` (rotation), `imir` (mirror), `clap` (crop).

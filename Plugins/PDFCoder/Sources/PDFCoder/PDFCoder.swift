@@ -41,6 +41,10 @@ import CPoppler
 /// caller's thread blocks while the render runs: call it from a decode executor, not from
 /// Swift's concurrency pool (the framework's decode stage does).
 public struct PDFCoder: ImageCoder, ImageHeaderReader {
+    /// Runs the renders, at most 2 of them left running past their time limit before new ones
+    /// are refused (the library cannot be interrupted).
+    static let renderThread = TimeLimitedRenderThread(maximumOverdue: 2)
+
     /// The default of ``dpi``: 72 (one pixel per point).
     public static let defaultDPI = 72.0
     /// The default of ``renderTimeLimit``: 10 seconds.
@@ -87,9 +91,9 @@ public struct PDFCoder: ImageCoder, ImageHeaderReader {
         let index = options.context.pdfPageIndex ?? 0
         let points = try PDFRendering.pageSize(document, index: index, what: what)
         let natural = (width: points.width * dpi / 72, height: points.height * dpi / 72)
-        let choice = RasterSize.choose(natural: natural, options: options)
+        let choice = VectorRasterSize.choose(natural: natural, options: options)
         let transparent = transparentBackground
-        let bitmap = try RenderThread.shared.run(limit: renderTimeLimit, what: what) {
+        let bitmap = try Self.renderThread.run(limit: renderTimeLimit, what: what) {
             try PDFRendering.render(document, index: index, points: points, size: choice.size, transparent: transparent, what: what)
         }
         var metadata: ImageMetadata = [.decoded, .vector]
@@ -106,7 +110,7 @@ public struct PDFCoder: ImageCoder, ImageHeaderReader {
         guard canDecode(data) else { throw WebImageError(.badImageData, "\(what) is not PDF (it does not start with %PDF)") }
         let document = try PDFRendering.read(data, what: what)
         let points = try PDFRendering.pageSize(document, index: 0, what: what)
-        let size = RasterSize.choose(natural: (points.width * dpi / 72, points.height * dpi / 72), options: ImageDecodeOptions()).size
+        let size = VectorRasterSize.choose(natural: (points.width * dpi / 72, points.height * dpi / 72), options: ImageDecodeOptions()).size
         return ImageProperties(format: .pdf, pixelSize: size, hasAlpha: transparentBackground)
     }
 

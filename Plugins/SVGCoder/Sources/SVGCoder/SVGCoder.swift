@@ -47,6 +47,10 @@ import CRSVG
 /// caller's thread blocks while the render runs: call it from a decode executor, not from
 /// Swift's concurrency pool (the framework's decode stage does).
 public struct SVGCoder: ImageCoder, ImageHeaderReader {
+    /// Runs the renders, at most 2 of them left running past their time limit before new ones
+    /// are refused (the library cannot be interrupted).
+    static let renderThread = TimeLimitedRenderThread(maximumOverdue: 2)
+
     /// The default of ``defaultLongSide``: 512 pixels.
     public static let defaultDefaultLongSide = 512
     /// The default of ``renderTimeLimit``: 5 seconds.
@@ -94,8 +98,8 @@ public struct SVGCoder: ImageCoder, ImageHeaderReader {
         }
         let document = try SVGRendering.read(data, what: what)
         let natural = SVGRendering.geometry(of: document).natural(defaultLongSide: defaultLongSide)
-        let choice = RasterSize.choose(natural: natural, options: options)
-        let bitmap = try RenderThread.shared.run(limit: renderTimeLimit, what: what) {
+        let choice = VectorRasterSize.choose(natural: natural, options: options)
+        let bitmap = try Self.renderThread.run(limit: renderTimeLimit, what: what) {
             try SVGRendering.render(document, natural: natural, size: choice.size, what: what)
         }
         var metadata: ImageMetadata = [.decoded, .vector]
@@ -115,7 +119,7 @@ public struct SVGCoder: ImageCoder, ImageHeaderReader {
         }
         let document = try SVGRendering.read(data, what: what)
         let natural = SVGRendering.geometry(of: document).natural(defaultLongSide: defaultLongSide)
-        let size = RasterSize.choose(natural: natural, options: ImageDecodeOptions()).size
+        let size = VectorRasterSize.choose(natural: natural, options: ImageDecodeOptions()).size
         return ImageProperties(format: .svg, pixelSize: size, hasAlpha: true)
     }
 

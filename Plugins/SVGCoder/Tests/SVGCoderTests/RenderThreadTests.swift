@@ -9,7 +9,7 @@ import WebImageTestSupport
 /// while two run, new renders are refused at once; once they finish, renders run again.
 @Suite struct RenderThreadTests {
     @Test func overdueRendersAreCountedAndRefuseNewOnes() async throws {
-        let runner = RenderThread(maximumOverdue: 2)
+        let runner = TimeLimitedRenderThread(maximumOverdue: 2)
         let gate = DispatchSemaphore(value: 0)
         let clock = ContinuousClock()
         try await OwnThread.run {

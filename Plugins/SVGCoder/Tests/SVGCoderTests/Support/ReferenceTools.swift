@@ -10,12 +10,7 @@ import Testing
 enum ReferenceTools {
     /// The full path of `name` on the PATH, or `nil`.
     static func path(of name: String) -> String? {
-        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        for folder in folders {
-            let candidate = "\(folder)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
+        ChildProcess.path(of: name)
     }
 
     /// Whether `rsvg-convert` is installed.

@@ -1,5 +1,6 @@
 import Foundation
 import WebImageCore
+import WebImageTestSupport
 
 /// SVG documents written for the tests (no text: fonts differ between machines).
 enum SVGSamples {

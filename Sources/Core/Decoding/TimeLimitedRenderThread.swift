@@ -1,40 +1,46 @@
 import Foundation
-import WebImageCore
 
-/// Runs a render on a thread of its own and waits for it at most a time limit.
+/// Runs work that cannot be interrupted (a render inside a C library: librsvg, poppler) on a
+/// thread of its own and waits for it at most a time limit.
 ///
-/// poppler cannot be interrupted, so a render past its limit is not stopped: the
-/// caller gets ``/WebImageCore/WebImageError/Code/imageTooLarge`` at the limit and the thread is
-/// left to finish; what it makes is then freed and dropped. While ``maximumOverdue`` such
-/// renders are still running, new renders are refused at once (the same error, saying so)
-/// instead of starting more threads that could stick as well: CPU and memory stay bounded by
-/// that many renders of at most the pixel limit each.
+/// A render past its limit is not stopped: the caller gets
+/// ``WebImageError/Code/imageTooLarge`` at the limit and the thread is left to finish; what it
+/// makes is then freed and dropped. While ``maximumOverdue`` such renders are still running,
+/// new renders are refused at once (the same error, saying so) instead of starting more threads
+/// that could stick as well: CPU and memory stay bounded by that many renders.
 ///
-/// The coder uses ``shared``; tests make their own, so that the renders they leave running
-/// do not refuse other tests' renders.
-final class RenderThread: Sendable {
-    /// The one the coder uses: at most 2 renders past their limit.
-    static let shared = RenderThread(maximumOverdue: 2)
-    /// The stack of a render thread: deep documents recurse in the renderer.
-    static let stackSize = 16 << 20
+/// A coder keeps one for its renders (the SVG and PDF plug-ins each have one allowing 2 overdue
+/// renders); tests make their own, so that the renders they leave running do not refuse other
+/// tests' renders.
+///
+/// Thread-safety: every member may be called from any thread.
+public final class TimeLimitedRenderThread: Sendable {
+    /// The stack of a render thread (16 MiB): deep documents recurse in the renderer.
+    public static let stackSize = 16 << 20
 
     /// The most renders left running past their limit before new ones are refused.
-    let maximumOverdue: Int
+    public let maximumOverdue: Int
     /// How many renders run past their limit now.
     private let overdue = Locked(0)
 
-    /// A runner that refuses new renders while `maximumOverdue` run past their limit.
-    init(maximumOverdue: Int) {
+    /// A runner that refuses new renders while `maximumOverdue` (at least 1) run past their limit.
+    public init(maximumOverdue: Int) {
         self.maximumOverdue = max(1, maximumOverdue)
     }
 
     /// The number of renders running past their limit now.
-    var overdueCount: Int { overdue.withLock { $0 } }
+    public var overdueCount: Int { overdue.withLock { $0 } }
 
     /// Runs `body` on a new thread; returns its result, or throws at `limit` seconds.
     /// The caller's thread blocks while it waits (callers are decode threads, not the
     /// concurrency pool).
-    func run<T: Sendable>(limit: Double, what: String, _ body: @escaping @Sendable () throws -> T) throws -> T {
+    /// - Parameters:
+    ///   - limit: The longest wait, in seconds.
+    ///   - what: Names the work in the errors' messages.
+    ///   - body: The work.
+    /// - Throws: What `body` throws; ``WebImageError/Code/imageTooLarge`` at the limit, or at
+    ///   once while ``maximumOverdue`` renders run past theirs.
+    public func run<T: Sendable>(limit: Double, what: String, _ body: @escaping @Sendable () throws -> T) throws -> T {
         let busy = overdue.withLock { $0 }
         guard busy < maximumOverdue else {
             throw WebImageError(.imageTooLarge, "\(what): refused, \(busy) earlier renders are still running past their time limit")

@@ -1,10 +1,12 @@
 import Foundation
-import WebImageCore
+public import WebImageCore
 
-/// Pixel helpers for the tests.
-enum Pixels {
+/// Pixel helpers for coder tests: channel differences, bitmap comparisons and a few synthetic
+/// bitmaps (shared by the HEIF, SVG and PDF plug-ins' tests; a test target may still declare a
+/// `Pixels` of its own, which then shadows this one).
+public enum Pixels {
     /// The largest channel difference between two colors.
-    static func difference(_ p: RGBAColor, _ q: RGBAColor, includeAlpha: Bool = true) -> Int {
+    public static func difference(_ p: RGBAColor, _ q: RGBAColor, includeAlpha: Bool = true) -> Int {
         var worst = max(abs(Int(p.red) - Int(q.red)), abs(Int(p.green) - Int(q.green)), abs(Int(p.blue) - Int(q.blue)))
         if includeAlpha { worst = max(worst, abs(Int(p.alpha) - Int(q.alpha))) }
         return worst
@@ -12,7 +14,7 @@ enum Pixels {
 
     /// The largest and the mean channel difference of two same-size bitmaps
     /// (`(Int.max, .infinity)` for different sizes).
-    static func compare(_ a: Bitmap, _ b: Bitmap, includeAlpha: Bool = true) -> (max: Int, mean: Double) {
+    public static func compare(_ a: Bitmap, _ b: Bitmap, includeAlpha: Bool = true) -> (max: Int, mean: Double) {
         guard a.size == b.size else { return (Int.max, .infinity) }
         var worst = 0, total = 0
         for y in 0..<a.height {
@@ -26,7 +28,7 @@ enum Pixels {
     }
 
     /// A bitmap whose pixels `color(x, y)` gives.
-    static func make(width: Int, height: Int, hasAlpha: Bool = true, _ color: (Int, Int) -> RGBAColor) -> Bitmap {
+    public static func make(width: Int, height: Int, hasAlpha: Bool = true, _ color: (Int, Int) -> RGBAColor) -> Bitmap {
         var bitmap = try! Bitmap(width: width, height: height, hasAlpha: hasAlpha)
         for y in 0..<height {
             for x in 0..<width { bitmap[x, y] = color(x, y) }
@@ -35,7 +37,7 @@ enum Pixels {
     }
 
     /// A smooth opaque photo-like bitmap (waves and ramps; lossy codecs keep it close).
-    static func smooth(width: Int, height: Int) -> Bitmap {
+    public static func smooth(width: Int, height: Int) -> Bitmap {
         make(width: width, height: height, hasAlpha: false) { x, y in
             let wave = (sin(Double(x) / 9) + cos(Double(y) / 11)) * 50 + 128
             return RGBAColor(
@@ -49,7 +51,7 @@ enum Pixels {
 
     /// Four flat quadrants (red, green / blue, white from the top left), to check rotation and
     /// mirroring: each quadrant survives lossy coding with its color.
-    static func quadrants(width: Int, height: Int) -> Bitmap {
+    public static func quadrants(width: Int, height: Int) -> Bitmap {
         make(width: width, height: height, hasAlpha: false) { x, y in
             switch (x < width / 2, y < height / 2) {
             case (true, true): RGBAColor(red: 255, green: 0, blue: 0, alpha: 255)
@@ -61,7 +63,7 @@ enum Pixels {
     }
 
     /// Whether `color` is within `tolerance` of `expected` on every channel.
-    static func near(_ color: RGBAColor, _ expected: RGBAColor, tolerance: Int = 24) -> Bool {
+    public static func near(_ color: RGBAColor, _ expected: RGBAColor, tolerance: Int = 24) -> Bool {
         difference(color, expected) <= tolerance
     }
 }

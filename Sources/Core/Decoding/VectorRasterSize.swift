@@ -1,19 +1,17 @@
-import WebImageCore
-
 /// The pixel size a vector document is rasterised at: the rule of the project's raster coders
-/// (``/WebImageCore/ImageDecodeOptions/targetPixelSize(for:frameCount:)``) with one difference,
+/// (``ImageDecodeOptions/targetPixelSize(for:frameCount:)``) with one difference,
 /// that a vector is never enlarged by resampling but rendered, so a thumbnail request larger
 /// than the document's own size renders at the size asked for.
-enum RasterSize {
+public enum VectorRasterSize {
     /// What ``choose(natural:options:)`` decided.
-    struct Choice: Equatable {
+    public struct Choice: Sendable, Equatable {
         /// The size to render at.
-        var size: PixelSize
+        public var size: PixelSize
         /// Whether a thumbnail request or a scale-down budget chose it (the image is marked
-        /// ``/WebImageCore/ImageMetadata/thumbnail``).
-        var isThumbnail: Bool
+        /// ``ImageMetadata/thumbnail``).
+        public var isThumbnail: Bool
         /// Whether the pixel limit made it smaller than asked.
-        var isCapped: Bool
+        public var isCapped: Bool
     }
 
     /// The size for a document whose own size is `natural` (in pixels, fractional allowed).
@@ -24,7 +22,7 @@ enum RasterSize {
     /// - Last, a size over `maxPixelCount`, or with a side over ``maximumSide``, is scaled down,
     ///   aspect kept, until it fits: the document is drawn smaller, never refused for its
     ///   declared size. The sides are rounded once, at the end.
-    static func choose(natural: (width: Double, height: Double), options: ImageDecodeOptions) -> Choice {
+    public static func choose(natural: (width: Double, height: Double), options: ImageDecodeOptions) -> Choice {
         let naturalWidth = natural.width.isFinite ? max(natural.width, 1e-6) : Double(maximumSide)
         let naturalHeight = natural.height.isFinite ? max(natural.height, 1e-6) : Double(maximumSide)
         // Fractional sizes until the end, rounded once, so that every scaling keeps the aspect.
@@ -73,7 +71,7 @@ enum RasterSize {
     }
 
     /// The largest side cairo's image surfaces accept (32767).
-    static let maximumSide = 32767
+    public static let maximumSide = 32767
 
     /// `value` as a side in 1...``maximumSide``.
     static func clamp(_ value: Double) -> Int {
