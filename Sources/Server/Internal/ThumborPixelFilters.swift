@@ -2,7 +2,7 @@ import Foundation
 import WebImageCore
 
 /// thumbor's colour filters with its own arithmetic (`thumbor/ext/filters/_brightness.c`,
-/// `_contrast.c`, `_saturation.c`), on the colour channels of straight-alpha RGBA pixels
+/// `_contrast.c`, `_saturation.c`; Pillow's `L` conversion for `grayscale`), on the colour channels of straight-alpha RGBA pixels
 /// (alpha is kept), through a 256-entry table where the formula allows one.
 enum ThumborPixelFilters {
     /// `brightness(n)`: `255 * n / 100` (truncated) added to each channel, clamped.
@@ -33,6 +33,26 @@ enum ThumborPixelFilters {
                     pixels[offset] = clamp(truncating: p + (r - p) * change)
                     pixels[offset + 1] = clamp(truncating: p + (g - p) * change)
                     pixels[offset + 2] = clamp(truncating: p + (b - p) * change)
+                    offset += 4
+                }
+            }
+        }
+        return output
+    }
+
+    /// `grayscale()`: thumbor's PIL engine converts to `L` (or `LA`), Pillow's ITU-R 601-2 luma
+    /// in 16-bit fixed point: `(19595 r + 38470 g + 7471 b + 32768) >> 16`, alpha kept.
+    static func grayscale(_ bitmap: Bitmap) -> Bitmap {
+        var output = bitmap
+        output.bytes.withUnsafeMutableBufferPointer { pixels in
+            for y in 0..<bitmap.height {
+                var offset = y * bitmap.bytesPerRow
+                for _ in 0..<bitmap.width {
+                    let luma = (19595 * Int(pixels[offset]) + 38470 * Int(pixels[offset + 1]) + 7471 * Int(pixels[offset + 2]) + 32768) >> 16
+                    let value = UInt8(min(255, luma))
+                    pixels[offset] = value
+                    pixels[offset + 1] = value
+                    pixels[offset + 2] = value
                     offset += 4
                 }
             }

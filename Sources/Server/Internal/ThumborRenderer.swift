@@ -5,14 +5,14 @@ import WebImageTransformers
 /// Applies a ``ThumborPlan`` and a request's filters to a decoded source, then encodes it:
 /// crop, resize, flips, then the filters in the URL's order, with the framework's transformers
 /// (``CroppingTransformer``, ``ResizingTransformer``, ``FlippingTransformer``,
-/// ``RotationTransformer``, ``BlurTransformer``, ``ColorMatrixTransformer``) and
+/// ``RotationTransformer``, ``BlurTransformer``) and
 /// ``BitmapCompositing`` for thumbor's elliptical corners and `fill(...)`.
 ///
 /// Filters and thumbor:
 /// - `blur(r[,s])`: a Gaussian of standard deviation `s` (the parser gives the radius as
 ///   written when `s` is absent or 0), at most ``/WebImageTransformers/BlurTransformer/maximumRadius``.
 ///   thumbor truncates its kernel at 150 pixels; this blur is a true Gaussian.
-/// - `grayscale()`: Rec. 709 luminance (``/WebImageTransformers/ColorMatrix/grayscale``).
+/// - `grayscale()`: Pillow's Rec. 601 luma, as thumbor's PIL engine (``ThumborPixelFilters``).
 /// - `rotate(d)`: counter-clockwise by `d` degrees when `d` is a multiple of 90; other angles
 ///   are ignored, as thumbor ignores them.
 /// - `brightness(n)`, `contrast(n)`, `saturation(s)`: thumbor's own arithmetic
@@ -86,7 +86,7 @@ struct ThumborRenderer: Sendable {
             guard deviation > 0 else { return image }
             return try BlurTransformer(radius: deviation).transform(image, forKey: "")
         case .grayscale:
-            return try ColorMatrixTransformer(matrix: .grayscale).transform(image, forKey: "")
+            return try FilterTransformer(name: "thumbor.grayscale") { ThumborPixelFilters.grayscale($0) }.transform(image, forKey: "")
         case .rotate(let degrees):
             guard degrees % 90 == 0 else { return image }
             let normalized = ((degrees % 360) + 360) % 360
