@@ -18,7 +18,8 @@ import WebImageLoopbackServer
 ///    - `coalesce`: six concurrent requests for one new URL share one download.
 ///    The WIRL sample is decoded by ``RunLengthImageCoder``, the custom coder `webimage`
 ///    registers at launch, which the shared coders manager asks before every built-in coder.
-/// 3. Prints a table of every load (where it came from, size, frames, time, what it shows), the
+/// 3. Prints a table of every load (where it came from, size, frames, time, what it shows; a
+///    debug build says under the header that its times are a debug build's), the
 ///    server's request count, the cache's totals and the coder order; writes every result and
 ///    `contact-sheet.png` (every result in a grid, numbered as the table) to the output folder.
 struct DemoCommand: Command {
@@ -250,12 +251,24 @@ struct DemoCommand: Command {
         let header = "  #  " + "step".rightPadded(to: 10) + "image".rightPadded(to: 17) + "from".rightPadded(to: 9) + "size".rightPadded(to: 9) + "frames".rightPadded(to: 8) + "time".leftPadded(to: 9) + "  note"
         console.print(header)
         console.print(String(repeating: "-", count: header.count + 40))
+        if let note = Self.buildNote { console.print(note) }
         for (index, row) in rows.enumerated() {
             let line = String(index + 1).leftPadded(to: 3) + "  " + row.step.rightPadded(to: 10) + row.name.rightPadded(to: 17)
                 + row.origin.rightPadded(to: 9) + row.image.pixelSize.description.rightPadded(to: 9)
                 + String(row.image.frameCount).rightPadded(to: 8) + row.elapsed.millisecondsText.leftPadded(to: 9) + "  " + row.note
             console.print(line)
         }
+    }
+
+    /// The line under the table's header when this `webimage` is a debug build (what `swift run`
+    /// builds): its times are several times the library's, since Swift's debug builds do not
+    /// optimise; `nil` for a release build.
+    static var buildNote: String? {
+        #if DEBUG
+        return "  (times from a debug build, several times slower than the library: `swift run -c release webimage demo` for its speed)"
+        #else
+        return nil
+        #endif
     }
 
     /// Writes every row's result as `NN-step-name.ext`.
