@@ -132,6 +132,10 @@ struct ServeCommand: Command {
           --keep-profile        Keep the sources' colour profiles and embed them in the
                                 answers, as thumbor does (strip_icc() drops one). Default:
                                 convert tagged sources to sRGB and embed none, as imgproxy.
+          --no-shrink-on-load   Decode every source at full size (kept in memory whole).
+                                Default: a source whose answer is at least 2x smaller is
+                                decoded at a reduced size that covers it (a JPEG's DCT
+                                scaling, as libvips' thumbnail), faster and smaller.
           --webp-method N       libwebp's method for WebP answers, 0 (fastest) to 6
                                 (smallest); default 4, as thumbor's; 2 takes about half
                                 the encoder's time for files about 10% larger.

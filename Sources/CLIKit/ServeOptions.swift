@@ -38,7 +38,7 @@ struct ServeOptions: Sendable {
     var webpMethod = 4
 
     /// The flags (options without a value).
-    static let flags: Set<String> = ["--allow-unsigned", "--allow-private-sources", "--allow-svg", "--no-cache", "--keep-profile", "--redis-read-replicas"]
+    static let flags: Set<String> = ["--allow-unsigned", "--allow-private-sources", "--allow-svg", "--no-cache", "--keep-profile", "--redis-read-replicas", "--no-shrink-on-load"]
     /// The options that take a value.
     static let valueOptions: Set<String> = [
         "--port", "--host", "--key", "--key-file", "--cache-dir", "--memory-cache-mb", "--disk-cache-mb", "--memory-limit",
@@ -86,6 +86,7 @@ struct ServeOptions: Sendable {
         serve.server.allowsUnsigned = arguments.has("--allow-unsigned")
         serve.server.allowsPrivateSources = arguments.has("--allow-private-sources")
         serve.server.allowsSVGSources = arguments.has("--allow-svg")
+        serve.server.shrinksOnLoad = !arguments.has("--no-shrink-on-load")
         if arguments.has("--keep-profile") { serve.server.colorProfileHandling = .keep }
         if let key = arguments.value("--key") {
             guard !key.isEmpty else { throw .usage("\(command): --key is empty") }

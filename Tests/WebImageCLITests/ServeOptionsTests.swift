@@ -27,6 +27,11 @@ import RedisCache
         }
     }
 
+    @Test func shrinkOnLoadIsOnUnlessTurnedOff() throws {
+        #expect(try options(["--key", "k"]).server.shrinksOnLoad)
+        #expect(try !options(["--key", "k", "--no-shrink-on-load"]).server.shrinksOnLoad)
+    }
+
     @Test func defaultsAreThumborsPortAndSafe() throws {
         let options = try options(["--key", "secret"])
         #expect(options.http.port == 8888)

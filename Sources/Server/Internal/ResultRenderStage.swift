@@ -56,10 +56,12 @@ struct ResultRenderStage: Sendable {
     /// Renders `original` for `thumbor`, encodes it and stores it under `resultKey`. The caller
     /// has been admitted (``admit()``).
     /// - Parameters:
+    ///   - sourceSize: The source's full size when `original` is a reduced decode of it
+    ///     (``ShrinkOnLoad``): the plan is made on it and mapped onto `original`'s pixels.
     ///   - beforeTransform: Awaited once admitted, before the transform runs (a test hook).
     ///   - afterFilter: Called on the transform's thread after each filter (a test hook).
     func render(
-        _ original: WebImage, originalKey: String, for thumbor: ThumborRequest, choice: OutputFormatChoice,
+        _ original: WebImage, sourceSize: PixelSize? = nil, originalKey: String, for thumbor: ThumborRequest, choice: OutputFormatChoice,
         maxAge: Int?, resultKey: String, beforeTransform: (@Sendable () async -> Void)? = nil,
         afterFilter: (@Sendable (Int) -> Void)? = nil
     ) async throws(ServingFailure) -> EncodedResult {
@@ -73,7 +75,9 @@ struct ResultRenderStage: Sendable {
         // The plan needs the trimmed region (a scan of the pixels), so it is made in the job.
         let renderer: @Sendable () throws -> ThumborRenderer = {
             let trimmed = thumbor.trim.flatMap { $0.region(in: original.bitmap) }
-            let plan = thumbor.plan(sourceSize: original.pixelSize, trimmedRegion: trimmed)
+            // A reduced decode is planned on its source's size (never trimmed: ShrinkOnLoad).
+            let planned = trimmed == nil ? sourceSize ?? original.pixelSize : original.pixelSize
+            let plan = thumbor.plan(sourceSize: planned, trimmedRegion: trimmed)
             for size in [plan.size, plan.canvas].compactMap({ $0 }) where size.width > maximumSide || size.height > maximumSide {
                 throw ServingFailure(400, "the result would be \(size), over the limit of \(maximumSide) pixels per side")
             }
@@ -81,7 +85,7 @@ struct ResultRenderStage: Sendable {
             guard work <= maximumWorkLimit else {
                 throw ServingFailure(400, "the filters ask for \(work) pixel operations on a \(plan.canvas ?? plan.size) result, over the limit of \(maximumWorkLimit)")
             }
-            return ThumborRenderer(request: thumbor, plan: plan, format: format, quality: quality, keepsAnimation: format == .gif, afterFilter: afterFilter)
+            return ThumborRenderer(request: thumbor, plan: plan, format: format, quality: quality, keepsAnimation: format == .gif, plannedSourceSize: planned, afterFilter: afterFilter)
         }
 
         if let beforeTransform { await beforeTransform() }

@@ -38,6 +38,10 @@ struct ThumborRenderer: Sendable {
     var quality: Int
     /// Whether the frames of an animated source are kept (GIF output).
     var keepsAnimation: Bool
+    /// The size the plan was made for: the source's full size when the image rendered is a
+    /// reduced decode of it (``ShrinkOnLoad``), whose crop is then mapped onto its pixels;
+    /// `nil` when the plan was made for the image itself.
+    var plannedSourceSize: PixelSize? = nil
     /// Called on the job's thread after each filter with the number applied so far (a test hook).
     var afterFilter: (@Sendable (Int) -> Void)? = nil
 
@@ -47,6 +51,10 @@ struct ThumborRenderer: Sendable {
     func render(_ source: WebImage, reduced: ReducedOriginals? = nil, key: String = "") throws -> WebImage {
         var image = keepsAnimation ? source : source.firstFrameOnly
         var crop = plan.crop
+        if let planned = plannedSourceSize, planned != image.pixelSize, !planned.isEmpty {
+            // A reduced decode: the plan's region (the whole source without a crop) in its pixels.
+            crop = ShrinkOnLoad.region(crop ?? PixelRect(x: 0, y: 0, size: planned), of: planned, in: image.pixelSize)
+        }
         if !image.isAnimated, let reduced,
            let copy = reduced.reduced(image.bitmap, key: key, region: crop ?? PixelRect(x: 0, y: 0, size: image.pixelSize), target: plan.size) {
             // Resample from a halved copy at least as large as the target (see ReducedOriginals).

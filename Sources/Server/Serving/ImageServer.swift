@@ -109,6 +109,11 @@ public final class ImageServer: ServerRequestHandler {
     /// limits that admitted a result (see ``resultKey(for:choice:)``).
     let resultKeyRules: String
     let sources: SourceResolver
+    /// The coder sources are decoded with (under the memory budget, when there is one): the
+    /// base of a shrink-on-load request's coder.
+    let sourceDecoder: any ImageCoder
+    /// The full sizes of sources decoded at a reduced size (``ShrinkOnLoad``).
+    let sourceSizes = SourceSizes()
     let signer: ThumborSigner?
     /// Test hooks (internal).
     let hooks = Locked(Hooks())
@@ -170,6 +175,7 @@ public final class ImageServer: ServerRequestHandler {
         self.injectsLoaders = injectsLoaders
         resultMemory = ResultMemoryTier(capacity: configuration.resultMemoryCapacity)
         renderStage = ResultRenderStage(configuration: configuration, coder: coder, resultCache: resultCache)
+        sourceDecoder = configuration.memoryBudget?.budgeting(coder) ?? coder
         resultKeyRules = Self.sourceRulesTag(configuration)
         signer = configuration.securityKey.map { ThumborSigner(key: $0) }
     }
@@ -389,8 +395,18 @@ public final class ImageServer: ServerRequestHandler {
         try renderStage.admit()
         defer { renderStage.release() }
         let loaded: ImageLoadResult
+        var context = originalContext(loader: source.loader)
+        // Shrink-on-load: a reduced decode that covers this request, kept apart from the
+        // original in the originals' memory cache (ShrinkOnLoad).
+        let shrink = configuration.shrinksOnLoad && ShrinkOnLoad.isEligible(thumbor, url: source.url)
+            ? ShrinkOnLoadCoder(base: sourceDecoder, plan: { thumbor.plan(sourceSize: $0) }) : nil
+        if let shrink {
+            context.imageCoder = shrink
+            context.imageTransformer = ShrinkOnLoadMarker(transformerKey: ShrinkOnLoad.variantKey(for: thumbor))
+            context.storeCacheType = .memory
+        }
         do {
-            loaded = try await manager.loadImage(with: source.url, options: [.retryFailed], context: originalContext(loader: source.loader))
+            loaded = try await manager.loadImage(with: source.url, options: [.retryFailed], context: context)
         } catch {
             throw ServingFailure.forLoad(error, source: thumbor.source)
         }
@@ -406,8 +422,17 @@ public final class ImageServer: ServerRequestHandler {
                 throw ServingFailure(422, "source \(thumbor.source) is \(kind): vector sources are refused\(original.format == .svg ? " (allowsSVGSources, webimage serve --allow-svg, rasterises them)" : "")")
             }
         }
+        var sourceSize: PixelSize?
+        if shrink != nil, let originalKey = manager.originalCacheKey(for: source.url, context: context) {
+            if let decoded = shrink?.sourceSize {
+                sourceSizes.record(decoded, forKey: originalKey)
+                sourceSize = decoded
+            } else {
+                sourceSize = sourceSizes.size(forKey: originalKey)
+            }
+        }
         let result = try await renderStage.render(
-            original, originalKey: loaded.cacheKey, for: thumbor, choice: choice, maxAge: maxAge, resultKey: resultKey,
+            original, sourceSize: sourceSize, originalKey: loaded.cacheKey, for: thumbor, choice: choice, maxAge: maxAge, resultKey: resultKey,
             beforeTransform: hooks.withLock { $0.beforeTransform }, afterFilter: hooks.withLock { $0.afterFilter }
         )
         let tier: ImageServerCacheTier = switch loaded.cacheType {

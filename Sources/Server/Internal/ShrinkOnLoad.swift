@@ -1,0 +1,103 @@
+import Foundation
+import WebImageCore
+import WebImageTransformers
+
+/// Shrink-on-load (issue 36): the first request for a source whose result is much smaller
+/// than the source decodes it at a reduced size that still covers the result, as libvips'
+/// `thumbnail` does, instead of at full size: a JPEG at the smallest DCT scale (1/8 ... 7/8)
+/// whose output covers the plan, other formats at the covering size their thumbnail decode
+/// makes (WebP's scaled decode, PNG's streaming reducer, a HEIF's stored thumbnail, ...). The
+/// plan is always computed on the source's full size (so sizes, crops and focal points are
+/// exactly thumbor's), then mapped onto the reduced pixels.
+///
+/// Which requests take it (decisions):
+/// - only requests that ask for a size, of sources the server's downloader or file loader reads;
+/// - not `trim` (its scan needs the source's own pixels) and not `smart` (a detector looks at
+///   the source);
+/// - only stills: an animated source is decoded as it is (its frames are composed at full size);
+/// - only when the reduction is at least 2x on both sides; a smaller one saves little and costs
+///   a second resample.
+///
+/// The reduced image is kept in the originals' memory cache under a key that says what it covers
+/// (``variantKey(for:)``, `ShrinkOnLoad(fit-in 512x512 crop -)`), never under the original's key; the
+/// original's bytes are stored on disk as for any load, so a later request that needs more
+/// pixels decodes them again at the size it needs, without a download.
+enum ShrinkOnLoad {
+    /// Whether `request` for a source at `url` may start from a reduced decode: it asks for a
+    /// size (a side given and not `orig`), has no `trim` or `smart`, and the source is read by
+    /// the server's downloader or file loader (which decode the bytes with the request's coder;
+    /// a scheme loader such as Photos may hand over an image of its own).
+    static func isEligible(_ request: ThumborRequest, url: URL) -> Bool {
+        let asksForASize = ((request.width ?? 0) != 0 && !request.usesSourceWidth) || ((request.height ?? 0) != 0 && !request.usesSourceHeight)
+        let scheme = url.scheme?.lowercased() ?? ""
+        return asksForASize && request.trim == nil && !request.smart && ["http", "https", "file"].contains(scheme)
+    }
+
+    /// The least size (upright, aspect ratio kept) a decode of a source of `source` (upright)
+    /// must have for `plan`, or `nil` when that is not at least 2x smaller than the source on
+    /// both sides.
+    static func minimumSize(source: PixelSize, plan: ThumborPlan) -> PixelSize? {
+        guard !source.isEmpty, !plan.size.isEmpty else { return nil }
+        let region = plan.crop ?? PixelRect(x: 0, y: 0, size: source)
+        guard region.width > 0, region.height > 0 else { return nil }
+        // The region is resized to exactly plan.size: each side needs its own scale; the decode
+        // keeps the aspect ratio, so it takes the larger.
+        let scale = max(Double(plan.size.width) / Double(region.width), Double(plan.size.height) / Double(region.height))
+        guard scale <= 0.5 else { return nil }
+        let width = Int((Double(source.width) * scale).rounded(.up))
+        let height = Int((Double(source.height) * scale).rounded(.up))
+        return PixelSize(width: max(1, min(source.width, width)), height: max(1, min(source.height, height)))
+    }
+
+    /// The size to ask the coder for, upright: for a JPEG the exact output of the smallest DCT
+    /// scale M/8 covering `minimum` (libjpeg rounds scaled sides up), so that the decoder's
+    /// own resample is a no-op; for other formats `minimum` itself.
+    static func decodeSize(for properties: ImageProperties, minimum: PixelSize) -> PixelSize {
+        guard properties.format == .jpeg else { return minimum }
+        let stored = properties.pixelSize
+        let swaps = properties.orientation >= 5
+        let needed = swaps ? PixelSize(width: minimum.height, height: minimum.width) : minimum
+        var output = stored
+        for eighths in 1...8 {
+            let width = (stored.width * eighths + 7) / 8
+            let height = (stored.height * eighths + 7) / 8
+            if width >= needed.width, height >= needed.height {
+                output = PixelSize(width: width, height: height)
+                break
+            }
+        }
+        return swaps ? PixelSize(width: output.height, height: output.width) : output
+    }
+
+    /// The originals' cache key part of a reduced decode for `request`: what it covers, from the
+    /// request alone (the URL's size, box and crop), so that identical requests share it and
+    /// requests that need other pixels do not.
+    static func variantKey(for request: ThumborRequest) -> String {
+        // What decides the plan's size and its crop's size (the decode size follows from them
+        // and the source): not the alignment, focal points or flips, which only move the crop.
+        let crop = request.crop.map { "\($0.left),\($0.top),\($0.right),\($0.bottom)" } ?? "-"
+        let width = request.usesSourceWidth ? "orig" : String(request.width ?? 0)
+        let height = request.usesSourceHeight ? "orig" : String(request.height ?? 0)
+        let switches = request.filters.compactMap { filter -> String? in
+            switch filter {
+            case .noUpscale: "no_upscale"
+            case .upscale: "upscale"
+            case .stretch: "stretch"
+            default: nil
+            }
+        }
+        return "ShrinkOnLoad(\(request.fitIn.rawValue) \(width)x\(height) crop \(crop)\(switches.isEmpty ? "" : " " + switches.joined(separator: ",")))"
+    }
+
+    /// `region` of a source of `source` pixels, in the pixels of its reduced copy of `reduced`
+    /// pixels: the origin rounded down, the far edge rounded up, inside the copy.
+    static func region(_ region: PixelRect, of source: PixelSize, in reduced: PixelSize) -> PixelRect {
+        let sx = Double(reduced.width) / Double(source.width)
+        let sy = Double(reduced.height) / Double(source.height)
+        let x = min(reduced.width - 1, max(0, Int((Double(region.x) * sx).rounded(.down))))
+        let y = min(reduced.height - 1, max(0, Int((Double(region.y) * sy).rounded(.down))))
+        let right = min(reduced.width, max(x + 1, Int((Double(region.x + region.width) * sx).rounded(.up))))
+        let bottom = min(reduced.height, max(y + 1, Int((Double(region.y + region.height) * sy).rounded(.up))))
+        return PixelRect(x: x, y: y, width: right - x, height: bottom - y)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import WebImageCore
+
+/// The coder of one shrink-on-load request (``ShrinkOnLoad``): reads the source's headers,
+/// plans the request on the source's full size, and decodes at the reduced size that covers
+/// the plan (or as the base coder would, for an animated source or a reduction under 2x).
+/// Everything else is the base coder's.
+///
+/// A class, so that the manager's and the downloader's decode sharing (which compares the
+/// context's values) never hands one request's reduced decode to another request's decode:
+/// each instance is its own identity. It records the source's full upright size
+/// (``sourceSize``) for the render, which plans on it.
+final class ShrinkOnLoadCoder: ImageHeaderReader, @unchecked Sendable {
+    let base: any ImageCoder
+    let plan: @Sendable (PixelSize) -> ThumborPlan
+    private let decoded = Locked<PixelSize?>(nil)
+
+    /// `@unchecked Sendable`: `base` and `plan` are Sendable lets; `decoded` is locked.
+    init(base: any ImageCoder, plan: @escaping @Sendable (PixelSize) -> ThumborPlan) {
+        self.base = base
+        self.plan = plan
+    }
+
+    /// The full upright size of the last source this coder decoded, `nil` before any decode.
+    var sourceSize: PixelSize? { decoded.withLock { $0 } }
+
+    func canDecode(_ data: Data) -> Bool { base.canDecode(data) }
+    func canEncode(to format: ImageFormat) -> Bool { base.canEncode(to: format) }
+    func encode(_ image: WebImage, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
+        try base.encode(image, as: format, options: options)
+    }
+
+    func readProperties(of data: Data) throws -> ImageProperties {
+        guard let reader = headerReader(for: data) else {
+            throw WebImageError(.unsupportedFormat, "No coder can read the headers of \(data.count) bytes of \(ImageFormat.detect(data)) data")
+        }
+        return try reader.readProperties(of: data)
+    }
+
+    func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
+        var options = options
+        if options.thumbnailPixelSize == nil, options.scaleDownLimitBytes == nil,
+           let properties = try? headerReader(for: data)?.readProperties(of: data) {
+            let upright = properties.orientedPixelSize
+            decoded.withLock { $0 = upright }
+            if properties.frameCount == 1, properties.decodeLimitError(options: options) == nil,
+               let minimum = ShrinkOnLoad.minimumSize(source: upright, plan: plan(upright)) {
+                options.thumbnailPixelSize = ShrinkOnLoad.decodeSize(for: properties, minimum: minimum)
+                options.preserveAspectRatio = false
+            }
+        }
+        return try base.decode(data, options: options)
+    }
+
+    /// The base coder's header reader for `data`, if it has one.
+    private func headerReader(for data: Data) -> (any ImageHeaderReader)? {
+        if let manager = base as? CodersManager { return manager.headerReader(for: data) }
+        guard let reader = base as? any ImageHeaderReader, reader.canDecode(data) else { return nil }
+        return reader
+    }
+}
