@@ -5,7 +5,8 @@ import Foundation
 /// Photoshop and ImageMagick write and what colour-managed readers (lcms2, Pillow's ImageCms)
 /// assume: Lab to XYZ (D50), XYZ to linear sRGB through the Bradford-adapted D50 matrix, then
 /// sRGB's transfer curve. libtiff's own Lab reader (`TIFFRGBAImage`) uses a cruder display
-/// model that lands 10 dB or more away from both.
+/// model: Pillow's Lab test files came out at 24 to 32 dB PSNR against lcms2 through it, at 48 dB
+/// or better through this.
 enum CIELabConversion {
     /// D50's white in XYZ (Y = 1).
     private static let white = (x: 0.96422, y: 1.0, z: 0.82521)
