@@ -12,8 +12,9 @@
 // declared at the end of this file, one block per plug-in, with `pluginTarget` and friends:
 // `packageAccess: false`, so the compiler refuses a plug-in any `package` symbol of the core.
 // A plug-in depends only on the core's library products (WebImageCore, SwiftWebImage, ...;
-// tests also on WebImageTestSupport) and on targets in its own folder; `.ci/run`
-// (scripts/check-plugins) enforces both rules and forbids `@testable import` of the core.
+// tests also on WebImageTestSupport), on targets in its own folder and on the shared plug-in
+// targets of Plugins/Shared (in no product); `.ci/run` (scripts/check-plugins) enforces these
+// rules and forbids `@testable import` of the core.
 //
 // No package traits (SwiftPM 6.1+) on purpose: SwiftPM builds only the targets behind the
 // products a package uses, so a package that does not use AVIFCoder never compiles or links
@@ -145,8 +146,8 @@ let package = Package(
 // MARK: - Plug-ins
 //
 // One block per plug-in, each a library product of the root. Every Swift target of a plug-in has
-// `packageAccess: false` and depends only on the core's library products and on targets in its
-// own folder (scripts/check-plugins, run by .ci/run, checks it). Benchmarks and test helpers
+// `packageAccess: false` and depends only on the core's library products, on targets in its
+// own folder and on those of Plugins/Shared (scripts/check-plugins, run by .ci/run, checks it). Benchmarks and test helpers
 // (servers, second processes) are targets too; `swift test` runs every plug-in's tests.
 
 /// A plug-in's Swift target: `packageAccess: false` (no `package` symbol of the core), strict settings.
@@ -305,6 +306,19 @@ package.targets += [
     ]),
 ]
 
+// Plugins/Shared: code that more than one plug-in needs and no core product should carry. Its
+// targets are no products (a third party cannot depend on them; they come with the plug-ins
+// that use them) and follow the plug-in rules (scripts/check-plugins): `packageAccess: false`,
+// only the core's library products and their own folder, so their API is `public`.
+// CairoGLibSupport: cairo image surfaces to Bitmaps and GLib's log messages kept per thread,
+// for SVGCoder and PDFCoder (one GLib log handler for the process, whichever draws first).
+package.targets += [
+    // pkgConfig cairo-gobject: cairo's and GLib's include paths, without the -pthread of
+    // librsvg-2.0.pc (as CRSVG); the module map links cairo and glib-2.0.
+    .systemLibrary(name: "CCairoGLib", path: "Plugins/Shared/Sources/CCairoGLib", pkgConfig: "cairo-gobject", providers: [.apt(["libcairo2-dev", "libglib2.0-dev"]), .brew(["cairo", "glib"])]),
+    pluginTarget("CairoGLibSupport", path: "Plugins/Shared/Sources/CairoGLibSupport", dependencies: ["CCairoGLib", "WebImageCore"]),
+]
+
 // SVGCoder: SVG rasterised by the system librsvg 2.52+ into a cairo image surface (Debian:
 // librsvg2-dev). Decoding only; documents are read from memory with no base URL, so nothing
 // outside the data (files, http) is ever loaded.
@@ -313,7 +327,7 @@ package.targets += [
     // pkgConfig cairo-gobject, not librsvg-2.0: the latter's cflags carry -pthread, which SwiftPM
     // refuses with a warning on every build (CRSVG/shim.h declares the librsvg calls it needs).
     .systemLibrary(name: "CRSVG", path: "Plugins/SVGCoder/Sources/CRSVG", pkgConfig: "cairo-gobject", providers: [.apt(["librsvg2-dev"]), .brew(["librsvg"])]),
-    pluginTarget("SVGCoder", path: "Plugins/SVGCoder/Sources/SVGCoder", dependencies: ["CRSVG", "WebImageCore"]),
+    pluginTarget("SVGCoder", path: "Plugins/SVGCoder/Sources/SVGCoder", dependencies: ["CRSVG", "CairoGLibSupport", "WebImageCore"]),
     pluginTests("SVGCoderTests", path: "Plugins/SVGCoder/Tests/SVGCoderTests", dependencies: [
         "SVGCoder", "SwiftWebImage", "WebImageTestSupport",
     ]),
@@ -325,7 +339,7 @@ package.targets.first { $0.name == "webimage-bench" }?.dependencies.append("SVGC
 package.products += [.library(name: "PDFCoder", targets: ["PDFCoder"])]
 package.targets += [
     .systemLibrary(name: "CPoppler", path: "Plugins/PDFCoder/Sources/CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"]), .brew(["poppler"])]),
-    pluginTarget("PDFCoder", path: "Plugins/PDFCoder/Sources/PDFCoder", dependencies: ["CPoppler", "WebImageCore"]),
+    pluginTarget("PDFCoder", path: "Plugins/PDFCoder/Sources/PDFCoder", dependencies: ["CPoppler", "CairoGLibSupport", "WebImageCore"]),
     pluginTests("PDFCoderTests", path: "Plugins/PDFCoder/Tests/PDFCoderTests", dependencies: [
         "PDFCoder", "SwiftWebImage", "WebImageTestSupport",
     ]),

@@ -1,13 +1,16 @@
 import Foundation
 import SwiftWebImage
 
-/// What `info` says about one image: format, size, frames, loop count, stated frame
+/// What `info` says about one image: format, size, frames, pages, loop count, stated frame
 /// durations and alpha.
 ///
 /// - `format`: the format the image was decoded from (`jpeg`, `png` also for APNG, `gif`,
 ///   `bmp`, or a registered plug-in format such as `wirl`).
 /// - `width`, `height`: the decoded size in pixels, after the EXIF orientation is applied
 ///   (the size the image shows at).
+/// - `pages`: the document's page count when a decode shows one page of several (a PDF, whose
+///   first page is described), from the coder (``PageCountReader``); `nil` (JSON `null`) for
+///   every other format (a TIFF's pages are its frames).
 /// - `loopCount`: `0` for forever, `nil` (JSON `null`) when the file states none: every still
 ///   image, and a GIF without a NETSCAPE2.0 block.
 /// - `durations`: one entry per frame, in milliseconds, as the file states them
@@ -25,6 +28,8 @@ struct ImageDescription: Sendable {
     let width: Int
     let height: Int
     let frames: Int
+    /// The document's page count, when its coder tells one (``PageCountReader``).
+    let pages: Int?
     let loopCount: Int?
     let durations: [Double]
     let hasAlpha: Bool
@@ -35,14 +40,15 @@ struct ImageDescription: Sendable {
     /// (`nil`: within the limits, or decoded).
     let refusal: WebImageError?
 
-    /// Describes `image`, named `source`.
-    init(source: String, image: WebImage) {
+    /// Describes `image`, named `source`, from a document of `pages` pages (`nil`: not told).
+    init(source: String, image: WebImage, pages: Int? = nil) {
         refusal = nil
         self.source = source
         format = image.format.rawValue
         width = image.pixelSize.width
         height = image.pixelSize.height
         frames = image.frameCount
+        self.pages = pages
         loopCount = image.isAnimated ? image.loopCount : nil
         durations = image.statedFrameDurations.map { $0 * 1000 }
         hasAlpha = image.hasAlpha
@@ -50,13 +56,15 @@ struct ImageDescription: Sendable {
     }
 
     /// Describes an image from its headers, named `source`: the size it shows at (orientation
-    /// applied), and `refusal`, the error a decode would give, if any.
-    init(source: String, properties: ImageProperties, refusal: WebImageError? = nil) {
+    /// applied), its document's `pages` (`nil`: not told), and `refusal`, the error a decode
+    /// would give, if any.
+    init(source: String, properties: ImageProperties, pages: Int? = nil, refusal: WebImageError? = nil) {
         self.source = source
         format = properties.format.rawValue
         width = properties.orientedPixelSize.width
         height = properties.orientedPixelSize.height
         frames = properties.frameCount
+        self.pages = pages
         loopCount = properties.frameCount > 1 ? properties.loopCount : nil
         durations = properties.frameDurations.map { $0 * 1000 }
         hasAlpha = properties.hasAlpha
@@ -64,8 +72,8 @@ struct ImageDescription: Sendable {
         self.refusal = refusal
     }
 
-    /// `{"source","format","width","height","frames","loopCount","durations","hasAlpha","colorSpace","refused"}`,
-    /// in that order; `refused` is `null` or `{"code","message"}`.
+    /// `{"source","format","width","height","frames","pages","loopCount","durations","hasAlpha","colorSpace","refused"}`,
+    /// in that order; `pages` is `null` when not told, `refused` `null` or `{"code","message"}`.
     var json: JSONValue {
         .object([
             ("source", .string(source)),
@@ -73,6 +81,7 @@ struct ImageDescription: Sendable {
             ("width", .integer(width)),
             ("height", .integer(height)),
             ("frames", .integer(frames)),
+            ("pages", pages.map { .integer($0) } ?? .null),
             ("loopCount", loopCount.map { .integer($0) } ?? .null),
             ("durations", .array(durations.map { .number($0) })),
             ("hasAlpha", .bool(hasAlpha)),
@@ -94,9 +103,11 @@ struct ImageDescription: Sendable {
     }
 
     /// One line for people:
-    /// `anim.gif: gif 160x120, 12 frames, loops forever, 80 ms each, alpha`.
+    /// `anim.gif: gif 160x120, 12 frames, loops forever, 80 ms each, alpha`;
+    /// `doc.pdf: pdf 612x792, 1 frame, 3 pages, no alpha`.
     var text: String {
         var parts = ["\(format) \(width)x\(height)", frames == 1 ? "1 frame" : "\(frames) frames"]
+        if let pages { parts.append(pages == 1 ? "1 page" : "\(pages) pages") }
         if frames > 1 {
             switch loopCount {
             case nil: parts.append("no loop count")

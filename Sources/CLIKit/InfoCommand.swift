@@ -1,8 +1,8 @@
 import Foundation
 import SwiftWebImage
 
-/// `webimage info <file-or-URL>... [--json] [--max-pixels N] [--max-frame-pixels N] [--max-frames N]`: format, size, frames, loop count, frame
-/// durations and alpha of each input.
+/// `webimage info <file-or-URL>... [--json] [--max-pixels N] [--max-frame-pixels N] [--max-frames N]`: format, size, frames, pages, loop
+/// count, frame durations and alpha of each input.
 ///
 /// Each input is loaded through ``ImageManager/shared`` (the shared loaders, decoding with the
 /// shared coders) with an empty cache in its context: `info` neither reads nor fills any cache.
@@ -17,9 +17,14 @@ import SwiftWebImage
 /// decode would give (``ImageProperties/decodeLimitError(options:)``: pixels per frame, pixels
 /// across frames, frame count; not a coder's own rules such as a JPEG's scan budget). Other
 /// formats are decoded under the limits and refused as before.
+///
+/// Decision: a document whose decode shows one page of several (PDF) gets its page count
+/// (`pages`) from the coder that reads it, when that coder is a ``PageCountReader``; the CLI
+/// names no format here. Formats whose pages are frames (TIFF) report them as `frames`, and
+/// `pages` is `null`.
 struct InfoCommand: Command {
     static let name = "info"
-    static let summary = "Format, size, frames, loop count, frame durations and alpha of images"
+    static let summary = "Format, size, frames, pages, loop count, frame durations and alpha of images"
     static let help = """
         USAGE: webimage info <file-or-URL>... [--json] [--max-pixels N] [--max-frame-pixels N]
                              [--max-frames N]
@@ -31,8 +36,11 @@ struct InfoCommand: Command {
 
         OPTIONS:
           --json        One JSON object per input, one per line, keys in this order:
-                        {"source","format","width","height","frames","loopCount","durations","hasAlpha",
-                         "colorSpace","refused"}
+                        {"source","format","width","height","frames","pages","loopCount","durations",
+                         "hasAlpha","colorSpace","refused"}
+                        pages: the document's page count when a decode shows one page of
+                        several (PDF: the first page is described); null otherwise (a TIFF's
+                        pages are its frames).
                         loopCount: 0 = forever, null = the file states none.
                         durations: one per frame, in milliseconds as the file states them.
                         colorSpace: the profile's description, "sRGB", "untagged"... (JPEG,
@@ -100,12 +108,23 @@ struct InfoCommand: Command {
         }
         let stage = ImageDecodeRequest(url: source.url, options: [], context: context, defaultCoder: CodersManager.shared)
         if let properties = try Self.properties(of: data, coder: stage.coder) {
-            return ImageDescription(source: argument, properties: properties, refusal: properties.decodeLimitError(options: stage.decodeOptions))
+            let pages = try Self.pageCount(of: data, coder: stage.coder)
+            return ImageDescription(source: argument, properties: properties, pages: pages, refusal: properties.decodeLimitError(options: stage.decodeOptions))
         }
         guard let image = try await stage.decodeLoadedData(data, on: .processing) else {
             throw WebImageError(.badImageData, "\(argument) gave no image", url: source.url)
         }
-        return ImageDescription(source: argument, image: image)
+        return ImageDescription(source: argument, image: image, pages: try Self.pageCount(of: data, coder: stage.coder))
+    }
+
+    /// The page count of `data` when `coder` (or, for a ``CodersManager``, the member that would
+    /// decode the data: the last added that can) is a ``PageCountReader``; `nil` otherwise.
+    static func pageCount(of data: Data, coder: any ImageCoder) throws -> Int? {
+        if let manager = coder as? CodersManager {
+            guard let member = manager.coders.reversed().first(where: { $0.canDecode(data) }) else { return nil }
+            return try pageCount(of: data, coder: member)
+        }
+        return try (coder as? any PageCountReader)?.pageCount(of: data)
     }
 
     /// The properties of `data` from the headers, when `coder` (or, for a ``CodersManager``, the

@@ -21,15 +21,15 @@ import WebImageTestSupport
     }
 
     static let expectedJSON: [(String, String)] = [
-        ("photo.jpg", #"{"source":"photo.jpg","format":"jpeg","width":64,"height":48,"frames":1,"loopCount":null,"durations":[0],"hasAlpha":false,"colorSpace":"untagged","refused":null}"#),
-        ("alpha.png", #"{"source":"alpha.png","format":"png","width":40,"height":30,"frames":1,"loopCount":null,"durations":[0],"hasAlpha":true,"colorSpace":"untagged","refused":null}"#),
-        ("anim.gif", #"{"source":"anim.gif","format":"gif","width":12,"height":10,"frames":3,"loopCount":0,"durations":[50,100,200],"hasAlpha":false,"colorSpace":null,"refused":null}"#),
+        ("photo.jpg", #"{"source":"photo.jpg","format":"jpeg","width":64,"height":48,"frames":1,"pages":null,"loopCount":null,"durations":[0],"hasAlpha":false,"colorSpace":"untagged","refused":null}"#),
+        ("alpha.png", #"{"source":"alpha.png","format":"png","width":40,"height":30,"frames":1,"pages":null,"loopCount":null,"durations":[0],"hasAlpha":true,"colorSpace":"untagged","refused":null}"#),
+        ("anim.gif", #"{"source":"anim.gif","format":"gif","width":12,"height":10,"frames":3,"pages":null,"loopCount":0,"durations":[50,100,200],"hasAlpha":false,"colorSpace":null,"refused":null}"#),
         // The file states 10 ms; the decoder plays it as 100 ms; info reports the file.
-        ("fast.gif", #"{"source":"fast.gif","format":"gif","width":12,"height":10,"frames":2,"loopCount":3,"durations":[10,10],"hasAlpha":false,"colorSpace":null,"refused":null}"#),
-        ("noloop.gif", #"{"source":"noloop.gif","format":"gif","width":12,"height":10,"frames":2,"loopCount":null,"durations":[50,50],"hasAlpha":false,"colorSpace":null,"refused":null}"#),
-        ("anim.png", #"{"source":"anim.png","format":"png","width":12,"height":10,"frames":2,"loopCount":2,"durations":[40,125],"hasAlpha":false,"colorSpace":"untagged","refused":null}"#),
-        ("still.bmp", #"{"source":"still.bmp","format":"bmp","width":20,"height":16,"frames":1,"loopCount":null,"durations":[0],"hasAlpha":true,"colorSpace":null,"refused":null}"#),
-        ("pattern.wirl", #"{"source":"pattern.wirl","format":"wirl","width":16,"height":8,"frames":1,"loopCount":null,"durations":[0],"hasAlpha":false,"colorSpace":null,"refused":null}"#),
+        ("fast.gif", #"{"source":"fast.gif","format":"gif","width":12,"height":10,"frames":2,"pages":null,"loopCount":3,"durations":[10,10],"hasAlpha":false,"colorSpace":null,"refused":null}"#),
+        ("noloop.gif", #"{"source":"noloop.gif","format":"gif","width":12,"height":10,"frames":2,"pages":null,"loopCount":null,"durations":[50,50],"hasAlpha":false,"colorSpace":null,"refused":null}"#),
+        ("anim.png", #"{"source":"anim.png","format":"png","width":12,"height":10,"frames":2,"pages":null,"loopCount":2,"durations":[40,125],"hasAlpha":false,"colorSpace":"untagged","refused":null}"#),
+        ("still.bmp", #"{"source":"still.bmp","format":"bmp","width":20,"height":16,"frames":1,"pages":null,"loopCount":null,"durations":[0],"hasAlpha":true,"colorSpace":null,"refused":null}"#),
+        ("pattern.wirl", #"{"source":"pattern.wirl","format":"wirl","width":16,"height":8,"frames":1,"pages":null,"loopCount":null,"durations":[0],"hasAlpha":false,"colorSpace":null,"refused":null}"#),
     ]
 
     @Test func jsonIsOneExactObjectPerInput() async throws {
@@ -77,7 +77,7 @@ import WebImageTestSupport
         let result = try await CLIRunner.run(["info", "--json", http, dataURL, gone], home: workspace.home)
         #expect(result.status == 1)
         #expect(result.lines.count == 3)
-        #expect(result.lines.first == #"{"source":"\#(http)","format":"png","width":40,"height":30,"frames":1,"loopCount":null,"durations":[0],"hasAlpha":true,"colorSpace":"untagged","refused":null}"#)
+        #expect(result.lines.first == #"{"source":"\#(http)","format":"png","width":40,"height":30,"frames":1,"pages":null,"loopCount":null,"durations":[0],"hasAlpha":true,"colorSpace":"untagged","refused":null}"#)
         #expect(result.lines.dropFirst().first?.contains(#""format":"png","width":40"#) == true)
         #expect(result.lines.last?.hasPrefix(#"{"source":"\#(gone)","error":{"code":"invalidDownloadStatusCode","#) == true)
         #expect(server.statistics(for: "/a.png").requestCount == 1)

@@ -38,7 +38,7 @@ import WebImageTestSupport
     @Test func infoReadsWebP() async throws {
         let result = try await run(["info", "--json", "photo.webp"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.lines == [#"{"source":"photo.webp","format":"webp","width":40,"height":30,"frames":1,"loopCount":null,"durations":[0],"hasAlpha":true,"colorSpace":null,"refused":null}"#])
+        #expect(result.lines == [#"{"source":"photo.webp","format":"webp","width":40,"height":30,"frames":1,"pages":null,"loopCount":null,"durations":[0],"hasAlpha":true,"colorSpace":null,"refused":null}"#])
     }
 
     @Test func infoReadsWebPOverHTTP() async throws {

@@ -17,11 +17,11 @@ import SwiftWebImage
     @Test(.enabled(if: isPresent, "../shared/testdata/sdwebimage is absent: skipping SDWebImage's test images"))
     func infoOnSDWebImageImages() async throws {
         let expected = [
-            #"{"source":"TestLoopCount.gif","format":"gif","width":72,"height":48,"frames":2,"loopCount":null,"durations":[500,500],"hasAlpha":true,"colorSpace":null,"refused":null}"#,
-            #"{"source":"TestImage.gif","format":"gif","width":50,"height":50,"frames":5,"loopCount":0,"durations":[120,120,120,120,120],"hasAlpha":true,"colorSpace":null,"refused":null}"#,
-            #"{"source":"TestImage.jpg","format":"jpeg","width":80,"height":60,"frames":1,"loopCount":null,"durations":[0],"hasAlpha":false,"colorSpace":"untagged","refused":null}"#,
-            #"{"source":"RGBA16PNG.png","format":"png","width":126,"height":135,"frames":1,"loopCount":null,"durations":[0],"hasAlpha":true,"colorSpace":"untagged (gAMA 0.45455, as sRGB)","refused":null}"#,
-            #"{"source":"TestImageLarge.png","format":"png","width":1275,"height":720,"frames":4,"loopCount":0,"durations":[100,100,100,100],"hasAlpha":true,"colorSpace":"untagged","refused":null}"#,
+            #"{"source":"TestLoopCount.gif","format":"gif","width":72,"height":48,"frames":2,"pages":null,"loopCount":null,"durations":[500,500],"hasAlpha":true,"colorSpace":null,"refused":null}"#,
+            #"{"source":"TestImage.gif","format":"gif","width":50,"height":50,"frames":5,"pages":null,"loopCount":0,"durations":[120,120,120,120,120],"hasAlpha":true,"colorSpace":null,"refused":null}"#,
+            #"{"source":"TestImage.jpg","format":"jpeg","width":80,"height":60,"frames":1,"pages":null,"loopCount":null,"durations":[0],"hasAlpha":false,"colorSpace":"untagged","refused":null}"#,
+            #"{"source":"RGBA16PNG.png","format":"png","width":126,"height":135,"frames":1,"pages":null,"loopCount":null,"durations":[0],"hasAlpha":true,"colorSpace":"untagged (gAMA 0.45455, as sRGB)","refused":null}"#,
+            #"{"source":"TestImageLarge.png","format":"png","width":1275,"height":720,"frames":4,"pages":null,"loopCount":0,"durations":[100,100,100,100],"hasAlpha":true,"colorSpace":"untagged","refused":null}"#,
         ]
         let names = expected.map { line in String(line.split(separator: "\"")[3]) }
         let result = try await CLIRunner.run(["info", "--json"] + names, home: workspace.home, in: Self.directory)
@@ -31,10 +31,10 @@ import SwiftWebImage
         // WebP through the WebPCoder plug-in, which `webimage` registers at launch.
         let big = try await CLIRunner.run(["info", "--json", "1@2x.gif", "TestImageAnimated.apng", "TestImageStatic.webp", "TestImageAnimated.webp"], home: workspace.home, in: Self.directory)
         #expect(big.status == 0, "\(big.stderr)")
-        #expect(big.lines[0].hasPrefix(#"{"source":"1@2x.gif","format":"gif","width":400,"height":400,"frames":44,"loopCount":65535,"durations":[90,90,"#))
-        #expect(big.lines[1].hasPrefix(#"{"source":"TestImageAnimated.apng","format":"png","width":320,"height":240,"frames":101,"loopCount":0,"durations":[30,30,"#))
-        #expect(big.lines[2] == #"{"source":"TestImageStatic.webp","format":"webp","width":550,"height":368,"frames":1,"loopCount":null,"durations":[0],"hasAlpha":false,"colorSpace":null,"refused":null}"#)
-        #expect(big.lines[3] == #"{"source":"TestImageAnimated.webp","format":"webp","width":990,"height":1050,"frames":8,"loopCount":0,"durations":[100,100,100,100,100,100,100,100],"hasAlpha":true,"colorSpace":null,"refused":null}"#)
+        #expect(big.lines[0].hasPrefix(#"{"source":"1@2x.gif","format":"gif","width":400,"height":400,"frames":44,"pages":null,"loopCount":65535,"durations":[90,90,"#))
+        #expect(big.lines[1].hasPrefix(#"{"source":"TestImageAnimated.apng","format":"png","width":320,"height":240,"frames":101,"pages":null,"loopCount":0,"durations":[30,30,"#))
+        #expect(big.lines[2] == #"{"source":"TestImageStatic.webp","format":"webp","width":550,"height":368,"frames":1,"pages":null,"loopCount":null,"durations":[0],"hasAlpha":false,"colorSpace":null,"refused":null}"#)
+        #expect(big.lines[3] == #"{"source":"TestImageAnimated.webp","format":"webp","width":990,"height":1050,"frames":8,"pages":null,"loopCount":0,"durations":[100,100,100,100,100,100,100,100],"hasAlpha":true,"colorSpace":null,"refused":null}"#)
     }
 
     @Test(.enabled(if: isPresent, "../shared/testdata/sdwebimage is absent: skipping SDWebImage's test images"))

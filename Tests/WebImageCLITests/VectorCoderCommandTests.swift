@@ -25,8 +25,8 @@ import WebImageTestSupport
         let result = try await run(["info", "--json", "wide.svg", "badge.pdf"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.lines == [
-            #"{"source":"wide.svg","format":"svg","width":512,"height":256,"frames":1,"loopCount":null,"durations":[0],"hasAlpha":true,"colorSpace":null,"refused":null}"#,
-            #"{"source":"badge.pdf","format":"pdf","width":192,"height":192,"frames":1,"loopCount":null,"durations":[0],"hasAlpha":false,"colorSpace":null,"refused":null}"#,
+            #"{"source":"wide.svg","format":"svg","width":512,"height":256,"frames":1,"pages":null,"loopCount":null,"durations":[0],"hasAlpha":true,"colorSpace":null,"refused":null}"#,
+            #"{"source":"badge.pdf","format":"pdf","width":192,"height":192,"frames":1,"pages":1,"loopCount":null,"durations":[0],"hasAlpha":false,"colorSpace":null,"refused":null}"#,
         ])
     }
 

@@ -13,9 +13,10 @@ import WebImageColor
 /// ```
 ///
 /// **Decoding** reads the data in memory through `TIFFClientOpenExt` (never a temporary file):
-/// strips and tiles; 1, 2, 4, 8 and 16 bits per sample; grey (min-is-black and min-is-white),
-/// palette, RGB, YCbCr, Lab and CMYK; associated and unassociated alpha. The result is RGBA8 with
-/// straight alpha, as every coder of the framework gives.
+/// strips and tiles; 1, 2, 4, 8 and 16 bits per sample (and 9 to 15, such as 12-bit scans, in
+/// contiguous strips); grey (min-is-black and min-is-white), palette, RGB, YCbCr, Lab (D50, to
+/// sRGB as colour-managed readers do) and CMYK (8 and 16 bits); associated and unassociated
+/// alpha. The result is RGBA8 with straight alpha, as every coder of the framework gives.
 /// - **Limits first.** Every directory's header is read before any pixel memory is allocated:
 ///   a page over ``/WebImageCore/ImageDecodeOptions/maxPixelCount``, pages over
 ///   ``/WebImageCore/ImageDecodeOptions/maxFrameCount`` or together over

@@ -1,4 +1,5 @@
 import CPoppler
+import CairoGLibSupport
 import Foundation
 import WebImageCore
 

@@ -1,4 +1,5 @@
 import CRSVG
+import CairoGLibSupport
 import Foundation
 import WebImageCore
 

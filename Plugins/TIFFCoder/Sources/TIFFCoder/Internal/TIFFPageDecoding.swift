@@ -8,13 +8,16 @@ import WebImageCore
 /// into a full-size buffer.
 ///
 /// Two readers:
-/// - 8-bit contiguous strips of grey, RGB and CMYK, with or without alpha, are read scanline by
-///   scanline (`TIFFReadScanline`: a strip of any size is inflated incrementally) and converted
-///   here: unassociated alpha stays exact, associated alpha is divided out, CMYK goes through
-///   the file's ICC profile (lcms2) or the plain formula without one.
-/// - Everything else (1/2/4/16-bit, palette, tiles, separate planes, YCbCr, Lab) goes through
-///   libtiff's `TIFFRGBAImage`, one strip or tile row at a time; its output is premultiplied
-///   whenever there is alpha, and is divided back to straight alpha.
+/// - Contiguous strips of 8-bit grey, RGB, CMYK and CIE Lab, with or without alpha, and the
+///   wider samples libtiff's RGBA reader has no rule for (16-bit CMYK; grey, RGB and CMYK of 9
+///   to 15 bits, such as 12-bit scans), are read scanline by scanline (`TIFFReadScanline`: a
+///   strip of any size is inflated incrementally) and converted here: wide samples are scaled
+///   to 8 bits by their depth, unassociated alpha stays exact, associated alpha is divided out,
+///   CMYK goes through the file's ICC profile (lcms2) or the plain formula without one, Lab
+///   through ``CIELabConversion`` (D50, as colour-managed readers take it).
+/// - Everything else (1/2/4/16-bit grey and RGB, palette, tiles, separate planes, YCbCr) goes
+///   through libtiff's `TIFFRGBAImage`, one strip or tile row at a time; its output is
+///   premultiplied whenever there is alpha, and is divided back to straight alpha.
 enum TIFFPageDecoding {
     /// The decoded page at its stored orientation, and whether its colour was converted.
     struct Result {
@@ -68,14 +71,18 @@ enum TIFFPageDecoding {
         return Result(bitmap: bitmap, convertedCMYK: convertedCMYK)
     }
 
-    /// Whether the scanline reader handles `info`.
+    /// Whether the scanline reader handles `info`: 8-bit grey, RGB, CMYK and Lab, and the wide
+    /// samples (9 to 16 bits) `TIFFRGBAImage` refuses: 16-bit CMYK, any grey, RGB or CMYK of 9 to
+    /// 15 bits (16-bit grey and RGB stay with libtiff, which reads them).
     static func usesScanlines(_ info: TIFFDirectoryInfo) -> Bool {
-        guard !info.isTiled, info.planarConfig == Int(PLANARCONFIG_CONTIG), info.bitsPerSample == 8,
-              info.sampleFormat == Int(SAMPLEFORMAT_UINT) else { return false }
+        guard !info.isTiled, info.planarConfig == Int(PLANARCONFIG_CONTIG), info.sampleFormat == Int(SAMPLEFORMAT_UINT) else { return false }
+        let bits = info.bitsPerSample
+        guard bits == 8 || (9...16).contains(bits) else { return false }
         switch info.photometric {
-        case Int(PHOTOMETRIC_MINISBLACK), Int(PHOTOMETRIC_MINISWHITE): return info.samplesPerPixel >= 1
-        case Int(PHOTOMETRIC_RGB): return info.samplesPerPixel >= 3 && info.compression != Int(COMPRESSION_JPEG)
+        case Int(PHOTOMETRIC_MINISBLACK), Int(PHOTOMETRIC_MINISWHITE): return info.samplesPerPixel >= 1 && bits != 16
+        case Int(PHOTOMETRIC_RGB): return info.samplesPerPixel >= 3 && info.compression != Int(COMPRESSION_JPEG) && bits != 16
         case Int(PHOTOMETRIC_SEPARATED): return info.isCMYK
+        case Int(PHOTOMETRIC_CIELAB): return info.samplesPerPixel >= 3 && bits == 8
         default: return false
         }
     }
@@ -86,19 +93,23 @@ enum TIFFPageDecoding {
     private static func readScanlines(_ info: TIFFDirectoryInfo, handle: TIFFHandle, directRows: UnsafeMutablePointer<UInt8>?, emit: (Int, UnsafePointer<UInt8>) -> Void) throws -> Bool {
         let width = info.size.width, height = info.size.height
         let samples = info.samplesPerPixel
+        let bits = info.bitsPerSample
         let scanlineSize = Int(TIFFScanlineSize64(handle.tif))
-        guard scanlineSize >= width * samples else { throw handle.failure("sizing a scanline of \(width) pixels of \(samples) samples") }
+        guard scanlineSize >= (width * samples * bits + 7) / 8 else {
+            throw handle.failure("sizing a scanline of \(width) pixels of \(samples) \(bits)-bit samples")
+        }
         let grey = info.photometric == Int(PHOTOMETRIC_MINISBLACK) || info.photometric == Int(PHOTOMETRIC_MINISWHITE)
         let inverted = info.photometric == Int(PHOTOMETRIC_MINISWHITE)
+        let lab = info.photometric == Int(PHOTOMETRIC_CIELAB)
         let colorSamples = grey ? 1 : info.isCMYK ? 4 : 3
         let alphaSample = info.alphaKind != nil && samples > colorSamples ? colorSamples : nil
         let associated = info.alphaKind == Int(EXTRASAMPLE_ASSOCALPHA)
         let cmykConverter = info.isCMYK ? info.iccProfile.flatMap { ColorConversion.converter(for: $0, layout: .cmyk(inverted: false)) } : nil
         let isCMYK = info.isCMYK
         let layout: ScanlineLayout
-        if !grey, !isCMYK, alphaSample == nil {
+        if !grey, !isCMYK, !lab, alphaSample == nil {
             layout = .rgb
-        } else if !grey, !isCMYK, alphaSample == 3, !associated {
+        } else if !grey, !isCMYK, !lab, alphaSample == 3, !associated {
             layout = .rgbaStraight
         } else {
             layout = .general
@@ -130,6 +141,8 @@ enum TIFFPageDecoding {
                     if grey {
                         let v = inverted ? 255 - s[i] : s[i]
                         d[o] = v; d[o + 1] = v; d[o + 2] = v
+                    } else if lab {
+                        (d[o], d[o + 1], d[o + 2]) = CIELabConversion.rgb(l: s[i], a: Int8(bitPattern: s[i + 1]), b: Int8(bitPattern: s[i + 2]))
                     } else {
                         d[o] = s[i]; d[o + 1] = s[i + 1]; d[o + 2] = s[i + 2]
                         if isCMYK { d[o + 3] = s[i + 3] }
@@ -154,8 +167,19 @@ enum TIFFPageDecoding {
                 }
             }
         }
+        /// Wide samples narrowed to 8 bits, one row of them.
+        var narrowed = [UInt8](repeating: 0, count: bits == 8 ? 0 : width * samples)
         /// Converts one stored row into the caller's bitmap, or into `row` and emits it.
-        func convert(_ s: UnsafeBufferPointer<UInt8>, y: Int) {
+        func convert(_ stored: UnsafeBufferPointer<UInt8>, y: Int) {
+            guard bits == 8 else {
+                narrowed.withUnsafeMutableBufferPointer { Self.narrow(stored, bits: bits, into: $0) }
+                narrowed.withUnsafeBufferPointer { convertNarrow($0, y: y) }
+                return
+            }
+            convertNarrow(stored, y: y)
+        }
+        /// Converts one row of 8-bit samples into the caller's bitmap, or into `row` and emits it.
+        func convertNarrow(_ s: UnsafeBufferPointer<UInt8>, y: Int) {
             if let directRows {
                 fill(UnsafeMutableBufferPointer(start: directRows + y * width * 4, count: width * 4), from: s)
             } else {
@@ -193,6 +217,32 @@ enum TIFFPageDecoding {
             scanline.withUnsafeBufferPointer { convert($0, y: y) }
         }
         return cmykConverter != nil
+    }
+
+    /// Scales the `bits`-bit samples of `stored` (9 to 16 bits; 16-bit ones in the machine's byte
+    /// order, as libtiff hands them over; narrower ones packed from the most significant bit) to
+    /// 8 bits, rounding: as many as `out` holds.
+    static func narrow(_ stored: UnsafeBufferPointer<UInt8>, bits: Int, into out: UnsafeMutableBufferPointer<UInt8>) {
+        let top = (1 << bits) - 1
+        if bits == 16 {
+            let raw = UnsafeRawBufferPointer(stored)
+            for i in 0..<out.count {
+                out[i] = UInt8((Int(raw.loadUnaligned(fromByteOffset: i * 2, as: UInt16.self)) * 255 + top / 2) / top)
+            }
+            return
+        }
+        var accumulator = 0, held = 0, next = 0
+        for i in 0..<out.count {
+            while held < bits {
+                accumulator = (accumulator << 8) | Int(stored[next])
+                next += 1
+                held += 8
+            }
+            held -= bits
+            let value = (accumulator >> held) & top
+            accumulator &= (1 << held) - 1
+            out[i] = UInt8((value * 255 + top / 2) / top)
+        }
     }
 
     /// The largest decoded strip read in one call (8 MiB); larger strips are read a scanline

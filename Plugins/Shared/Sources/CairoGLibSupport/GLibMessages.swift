@@ -1,20 +1,22 @@
-import CRSVG
+import CCairoGLib
 import Foundation
 import WebImageCore
 
-/// GLib's log messages (librsvg's, GIO's, GObject's) kept out of standard error and handed to
-/// the decode that caused them.
+/// GLib's log messages (librsvg's, poppler-glib's, GIO's, GObject's) and poppler's own error
+/// messages kept out of standard error and handed to the decode that caused them.
 ///
-/// Installed once, before the first document is read: a default handler
-/// (`g_log_set_default_handler`) that records each message with the thread it came from. A
-/// render's error then carries the messages its thread logged (``take(for:)``). The handler that
-/// was there before is called after ours unless it is GLib's own (which prints to standard
-/// error), so an app's handler, or the other vector plug-in's, still sees every message.
+/// Installed once per process, before the first document is read (by whichever plug-in comes
+/// first): a default handler (`g_log_set_default_handler`) that records each message with the
+/// thread it came from. A render's error then carries the messages its thread logged
+/// (``take(for:)``). The handler that was there before is called after ours unless it is GLib's
+/// own (which prints to standard error), so an app's handler still sees every message.
 /// Structured log calls (`g_log_structured`) do not go through handlers and are not caught;
-/// librsvg 2.54 makes none.
-enum GLibMessages {
+/// librsvg 2.54 and poppler-glib make none. poppler-glib hands poppler's own syntax errors to
+/// GLib's log (domain `Poppler`), so they are recorded too (a read's error carries them:
+/// "Poppler: Syntax error at position ...").
+public enum GLibMessages {
     /// The most messages kept (older ones are dropped).
-    static let capacity = 64
+    public static let capacity = 64
 
     /// The recorded messages with the thread each came from, oldest first.
     private static let messages = Locked<[(thread: UInt, text: String)]>([])
@@ -22,7 +24,7 @@ enum GLibMessages {
     private static let previous = Locked<GLogFunc?>(nil)
 
     /// Installs the handler (once; later reads are free).
-    static let installed: Bool = {
+    public static let installed: Bool = {
         let handler: GLogFunc = { domain, level, message, _ in
             let text = "\(domain.map { String(cString: $0) } ?? "GLib"): \(message.map { String(cString: $0) } ?? "")"
             GLibMessages.record(text)
@@ -40,7 +42,7 @@ enum GLibMessages {
     }()
 
     /// The calling thread's identity.
-    static var currentThread: UInt {
+    public static var currentThread: UInt {
         #if canImport(Glibc)
         UInt(pthread_self())
         #else
@@ -58,7 +60,7 @@ enum GLibMessages {
     }
 
     /// Removes and returns the messages `thread` logged, oldest first.
-    static func take(for thread: UInt) -> [String] {
+    public static func take(for thread: UInt) -> [String] {
         messages.withLock { list in
             let mine = list.filter { $0.thread == thread }.map(\.text)
             list.removeAll { $0.thread == thread }

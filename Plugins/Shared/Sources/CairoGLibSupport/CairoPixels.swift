@@ -1,12 +1,14 @@
-import CPoppler
-import WebImageCore
+import CCairoGLib
+public import WebImageCore
 
-/// Cairo image surfaces to ``/WebImageCore/Bitmap``s.
-enum CairoPixels {
+/// Cairo image surfaces to ``/WebImageCore/Bitmap``s, for the plug-ins that draw with cairo
+/// (SVGCoder, PDFCoder). A surface is cairo's `cairo_surface_t *`, as the `OpaquePointer` every
+/// module that includes cairo's header gets; the caller destroys it.
+public enum CairoPixels {
     /// A new ARGB32 image surface of `size`, cleared to transparent.
     /// - Throws: ``/WebImageCore/WebImageError/Code/imageTooLarge`` when cairo cannot make it (out of
     ///   memory, a side over 32767).
-    static func makeSurface(_ size: PixelSize, what: String) throws -> OpaquePointer {
+    public static func makeSurface(_ size: PixelSize, what: String) throws -> OpaquePointer {
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(size.width), Int32(size.height)) else {
             throw WebImageError(.imageTooLarge, "\(what): cairo made no \(size) surface")
         }
@@ -20,7 +22,8 @@ enum CairoPixels {
 
     /// The pixels of an ARGB32 surface (native-endian 32-bit words, premultiplied alpha) as
     /// RGBA8 with straight alpha, rounding to nearest.
-    static func bitmap(of surface: OpaquePointer, what: String) throws -> Bitmap {
+    /// - Throws: ``/WebImageCore/WebImageError/Code/badImageData`` when the surface holds no pixels.
+    public static func bitmap(of surface: OpaquePointer, what: String) throws -> Bitmap {
         cairo_surface_flush(surface)
         let width = Int(cairo_image_surface_get_width(surface))
         let height = Int(cairo_image_surface_get_height(surface))
