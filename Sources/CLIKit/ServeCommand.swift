@@ -108,7 +108,8 @@ struct ServeCommand: Command {
           --max-url-length N    Longest request path, in bytes (default 4096).
           --max-filters N       Most filters one URL may name (default 32; more is 400).
           --max-filter-work N   Most pixel operations one URL's filters may ask for: output
-                                pixels times the blur radius, summed (default 2000000000).
+                                pixels times the kernel's taps (blur(r): 4r + 2), summed
+                                (default 2000000000).
           --timeout SECONDS     Deadline of one request (default 30): 504 after it.
           --origin-timeout SECONDS
                                 An origin fetch that receives nothing for this long fails

@@ -23,7 +23,7 @@ struct ServeDeadlineCPUTests {
     let workspace = Workspace()
 
     /// The path of `count` `blur(50)` filters on `source` at its own size (1500x1500: each blur
-    /// is 112,500,000 pixel operations in the server's cost model).
+    /// is 454,500,000 pixel operations in the server's cost model).
     static func blurChain(_ count: Int, source: String) -> String {
         "/unsafe/filters:" + Array(repeating: "blur(50)", count: count).joined(separator: ":") + "/" + source
     }

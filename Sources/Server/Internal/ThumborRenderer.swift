@@ -5,13 +5,16 @@ import WebImageTransformers
 /// Applies a ``ThumborPlan`` and a request's filters to a decoded source, then encodes it:
 /// crop, resize, flips, then the filters in the URL's order, with the framework's transformers
 /// (``CroppingTransformer``, ``ResizingTransformer``, ``FlippingTransformer``,
-/// ``RotationTransformer``, ``BlurTransformer``) and
+/// ``RotationTransformer``, ``BlurTransformer`` for `fill(blur)`) and
 /// ``BitmapCompositing`` for thumbor's elliptical corners and `fill(...)`.
 ///
 /// Filters and thumbor:
-/// - `blur(r[,s])`: a Gaussian of standard deviation `s` (the parser gives the radius as
-///   written when `s` is absent or 0), at most ``/WebImageTransformers/BlurTransformer/maximumRadius``.
-///   thumbor truncates its kernel at 150 pixels; this blur is a true Gaussian.
+/// - `blur(r[,s])`: thumbor's kernel of `2r + 1` taps of a Gaussian of deviation `s` (the
+///   parser gives the radius as written when `s` is absent or 0), across then down, with its
+///   arithmetic (``ThumborConvolution``).
+/// - `sharpen`, `equalize`, `noise`, `rgb`, `colorize`, `convolution`, `curve`: thumbor's C
+///   filters' arithmetic (`Internal/ThumborFilters/`); `noise` without a seed is seeded from
+///   the request's URL (``ThumborNoise/seed(for:)``), so one URL gives one result.
 /// - `grayscale()`: Pillow's Rec. 601 luma, as thumbor's PIL engine (``ThumborPixelFilters``).
 /// - `rotate(d)`: counter-clockwise by `d` degrees when `d` is a multiple of 90; other angles
 ///   are ignored, as thumbor ignores them.
@@ -78,21 +81,54 @@ struct ThumborRenderer: Sendable {
         if plan.flipsHorizontally || plan.flipsVertically {
             image = try FlippingTransformer(horizontal: plan.flipsHorizontally, vertical: plan.flipsVertically).transform(image, forKey: "")
         }
+        // `noise` draws from one generator per request, seeded from its URL (see ThumborNoise).
+        var random = ThumborRandom(seed: ThumborNoise.seed(for: request.signedPart.isEmpty ? String(describing: request) : request.signedPart))
         for (index, filter) in request.filters.enumerated() {
             try BlockingWorkExecutor.checkCurrentJobCancellation()
-            image = try apply(filter, to: image)
+            image = try apply(filter, to: image, random: &random)
             afterFilter?(index + 1)
         }
         try BlockingWorkExecutor.checkCurrentJobCancellation()
         return image
     }
 
-    private func apply(_ filter: ThumborFilter, to image: WebImage) throws -> WebImage {
+    private func apply(_ filter: ThumborFilter, to image: WebImage, random: inout ThumborRandom) throws -> WebImage {
         switch filter {
         case .blur(let radius, let sigma):
-            let deviation = min(BlurTransformer.maximumRadius, sigma.flatMap { $0 > 0 ? $0 : nil } ?? Double(radius))
-            guard deviation > 0 else { return image }
-            return try BlurTransformer(radius: deviation).transform(image, forKey: "")
+            // The parser gives 1...150 (thumbor's PositiveNonZeroNumber and MAX_RADIUS).
+            guard radius > 0 else { return image }
+            let sigma = sigma.flatMap { $0 != 0 ? $0 : nil } ?? Double(radius)
+            let capped = min(radius, ThumborFilterParser.maximumBlurRadius)
+            return try FilterTransformer(name: "thumbor.blur") { try ThumborConvolution.blur($0, radius: capped, sigma: sigma) }.transform(image, forKey: "")
+        case .sharpen(let amount, let radius, let luminanceOnly):
+            return try FilterTransformer(name: "thumbor.sharpen") {
+                try ThumborSharpen.apply($0, amount: amount, radius: radius, luminanceOnly: luminanceOnly)
+            }.transform(image, forKey: "")
+        case .equalize:
+            return try FilterTransformer(name: "thumbor.equalize") { ThumborEqualize.apply($0) }.transform(image, forKey: "")
+        case .noise(let amount, let seed):
+            if let seed { random = ThumborRandom(seed: UInt32(clamping: seed)) }
+            // Every frame of an animation gets the same numbers (a frame may be made again).
+            let start = random
+            random.discard(ThumborNoise.draws(amount: amount, size: image.pixelSize))
+            return try FilterTransformer(name: "thumbor.noise") { ThumborNoise.apply($0, amount: amount, random: start) }.transform(image, forKey: "")
+        case .rgb(let red, let green, let blue):
+            return try FilterTransformer(name: "thumbor.rgb") { ThumborChannelTables.rgb($0, red: red, green: green, blue: blue) }.transform(image, forKey: "")
+        case .colorize(let red, let green, let blue, let fill):
+            return try FilterTransformer(name: "thumbor.colorize") {
+                ThumborChannelTables.colorize($0, red: red, green: green, blue: blue, fill: fill)
+            }.transform(image, forKey: "")
+        case .convolution(let kernel, let columns, let normalize):
+            guard columns > 0, kernel.count % columns == 0, columns % 2 == 1, (kernel.count / columns) % 2 == 1 else {
+                throw ServingFailure(400, "convolution: \(kernel.count) items in rows of \(columns) is not an odd number of rows of an odd number of columns")
+            }
+            return try FilterTransformer(name: "thumbor.convolution") {
+                try ThumborConvolution.apply($0, kernel: kernel, columns: columns, normalize: normalize)
+            }.transform(image, forKey: "")
+        case .curve(let all, let red, let green, let blue):
+            return try FilterTransformer(name: "thumbor.curve") {
+                ThumborChannelTables.curve($0, all: all, red: red, green: green, blue: blue)
+            }.transform(image, forKey: "")
         case .grayscale:
             return try FilterTransformer(name: "thumbor.grayscale") { ThumborPixelFilters.grayscale($0) }.transform(image, forKey: "")
         case .rotate(let degrees):

@@ -58,9 +58,11 @@ public struct ImageServerConfiguration: Sendable {
     /// more answers `400` before the source is loaded.
     public var maximumFilterCount: Int = 32
     /// The most pixel work one URL's filters may ask for: each filter's cost is the output's
-    /// pixels, times the radius for `blur` (and the canvas's for `fill(blur)`), summed over the
-    /// filters; more answers `400` before any filter runs. The default (2,000,000,000) lets a
-    /// `blur(50)` through on a 6000x6000 output and refuses a few hundred blurs of a thumbnail.
+    /// pixels, times the kernel's taps for `blur(r)` (`2 * (2r + 1)`: thumbor's kernel across,
+    /// then down), `convolution` (its items) and `sharpen` (30 per channel), 51 for
+    /// `fill(blur)` (over the canvas), summed over the filters; more answers `400` before any
+    /// filter runs. The default (2,000,000,000) lets a `blur(50)` through on a 3000x3000 output
+    /// and refuses a few hundred blurs of a thumbnail.
     public var maximumFilterWork: Int = 2_000_000_000
     /// The deadline for one request, from arrival to the response; past it the answer is `504`
     /// and its work stops: its load and its transform are cancelled unless an identical request

@@ -13,9 +13,13 @@ public import WebImageCore
 /// ``ThumborRequest/focalRegions``, which the plan's crop centres on.
 ///
 /// Names thumbor does not know, and thumbor filters this server does not implement
-/// (`watermark`, `sharpen`, `equalize`, `noise`, `rgb`, `colorize`, `curve`, `convolution`,
-/// `frame`, `extract_focal`, `redeye`, `proportion`, `autojpg`, `cover`, ...), are skipped,
-/// as thumbor skips names it does not know (``ThumborRequest/ignoredFilters`` lists them).
+/// (`watermark`, `frame`, `extract_focal`, `redeye`, `proportion`, `autojpg`, `cover`, ...),
+/// are skipped, as thumbor skips names it does not know (``ThumborRequest/ignoredFilters``
+/// lists them). `blur`, `sharpen`, `equalize`, `noise`, `rgb`, `colorize`, `convolution` and
+/// `curve` whose arguments thumbor's syntax does not accept are skipped and listed there too,
+/// as thumbor skips them; arguments thumbor accepts but then fails on (a 500 from thumbor: a
+/// number too large for C's `int`, a colour that is not 6 hex digits, a kernel of even size)
+/// are refused with `400`.
 public enum ThumborFilter: Hashable, Sendable {
     /// `format(jpeg|jpg|png|webp|avif|gif|auto)`: the output format (`jpg` is `jpeg`; quotes
     /// around the name are allowed; `auto` negotiates from `Accept`). thumbor's own default,
@@ -24,9 +28,11 @@ public enum ThumborFilter: Hashable, Sendable {
     /// `quality(N)`, 0 to 100: the encoder quality. Without it thumbor uses its `QUALITY`
     /// setting, 80 by default, for JPEG, WebP and AVIF alike.
     case quality(Int)
-    /// `blur(radius[,sigma])`: a Gaussian blur. The radius is at least 1 and capped at 150
-    /// (thumbor's `MAX_RADIUS`); the sigma is the one given, or the radius as written when it is
-    /// absent or 0 (so `blur(300)` is radius 150, sigma 300).
+    /// `blur(radius[,sigma])`: thumbor's Gaussian blur, a kernel of `2 * radius + 1` taps
+    /// (the Gaussian cut at the radius, normalised) run across, then down, each pass rounded
+    /// to 8 bits, every channel alpha included. The radius is at least 1 and capped at 150
+    /// (thumbor's `MAX_RADIUS`); the sigma is the one given (its sign ignored), or the radius
+    /// as written when it is absent or 0 (so `blur(300)` is radius 150, sigma 300).
     case blur(radius: Int, sigma: Double?)
     /// `grayscale()`.
     case grayscale
@@ -79,4 +85,33 @@ public enum ThumborFilter: Hashable, Sendable {
     case stripExif
     /// `strip_icc()`: no ICC profile in the output.
     case stripICC
+    /// `sharpen(amount,radius,luminance_only)`: thumbor's wavelet sharpen (five levels of an
+    /// à trous wavelet, the detail of level `l` multiplied by
+    /// `1 + amount * exp(-(l - radius)^2 / 1.5)`), on red, green and blue, or with
+    /// `luminance_only` on the luma of their YCbCr only. Alpha is kept.
+    case sharpen(amount: Double, radius: Double, luminanceOnly: Bool)
+    /// `equalize()`: thumbor's histogram equalisation of red, green and blue, each on its own
+    /// histogram. Alpha is kept.
+    case equalize
+    /// `noise(amount[,seed])`: each pixel's red, green and blue moved by one random number in
+    /// `-amount/2 ..< amount - amount/2` (glibc's `random()`, as thumbor). With a seed (1 or
+    /// more) the numbers are thumbor's own for that seed; without one (or 0) thumbor's are not
+    /// repeatable, so this server seeds them from the request's URL: one URL, one result.
+    /// Alpha is kept.
+    case noise(amount: Int, seed: Int?)
+    /// `rgb(r,g,b)`, percentages: `255 * p / 100` (truncated) added to each of red, green and
+    /// blue, clamped.
+    case rgb(red: Int, green: Int, blue: Int)
+    /// `colorize(r,g,b,fill)`: each of red, green and blue blended towards the fill colour (6
+    /// hex digits) by its percentage: `(c * (100 - p) + fill * p) / 100`, truncated, clamped.
+    case colorize(red: Int, green: Int, blue: Int, fill: RGBAColor)
+    /// `convolution(items,columns[,normalize])`: the kernel of `items` (`;`-separated numbers,
+    /// row by row, `columns` to a row; an odd number of rows and of columns) over every pixel,
+    /// edges repeated, each channel (alpha too) truncated to 0...255. With `normalize` (the
+    /// default) the kernel is divided by its sum when the sum is not 0.
+    case convolution(kernel: [Double], columns: Int, normalize: Bool)
+    /// `curve(all,red,green,blue)`: four tone curves, each `[(x,y),...]`: the channel's own
+    /// curve, then the `all` curve, applied to red, green and blue through thumbor's natural
+    /// cubic spline through the points.
+    case curve(all: [CurvePoint], red: [CurvePoint], green: [CurvePoint], blue: [CurvePoint])
 }

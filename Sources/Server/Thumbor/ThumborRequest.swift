@@ -134,7 +134,9 @@ public struct ThumborRequest: Hashable, Sendable {
     /// The filters, in the URL's order.
     public var filters: [ThumborFilter]
     /// The pieces of the `filters:` part that were skipped because their names are not
-    /// filters this server knows (thumbor skips unknown names too), as written.
+    /// filters this server knows (thumbor skips unknown names too), or because thumbor's
+    /// expression for the filter does not match their arguments (thumbor skips those too:
+    /// `noise(-1)`, `blur(0)`), as written.
     public var ignoredFilters: [String]
     /// The image: a URL (`http://...`, `https://...`, `photos://...`) or a path under the
     /// server's file root, percent-decoded once.

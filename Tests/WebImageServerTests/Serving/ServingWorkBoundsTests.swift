@@ -104,18 +104,23 @@ struct ServingWorkBoundsTests {
         #expect(loads.withLock { $0 } == 0)
         #expect(await fixture.get(path: Self.blurChain(4, radius: 1, side: 10)).status == 200)
 
-        let work = try ServingFixture { $0.maximumFilterWork = 1_000_000 }
-        // 3 blurs of radius 50 on 100x100: 1,500,000 pixel operations.
+        let work = try ServingFixture { $0.maximumFilterWork = 5_000_000 }
+        // 3 blurs of radius 50 on 100x100: 3 x 10,000 pixels x 202 taps = 6,060,000 pixel operations.
         let heavy = await work.get(path: Self.blurChain(3, radius: 50, side: 100))
         #expect(heavy.status == 400 && heavy.text.contains("pixel operations"))
         #expect(await work.get(path: Self.blurChain(1, radius: 50, side: 100)).status == 200)
     }
 
-    @Test func filterWorkCountsPixelsTimesRadius() throws {
+    @Test func filterWorkCountsPixelsTimesKernelTaps() throws {
         let size = PixelSize(width: 100, height: 100)
         let parse = { (path: String) in try ThumborURLParser.parse(path) }
-        #expect(try parse("/unsafe/filters:blur(10):grayscale():quality(80)/a.jpg").filterWork(outputSize: size) == 10_000 * 11)
-        #expect(try parse("/unsafe/filters:blur(10,2)/a.jpg").filterWork(outputSize: size) == 10_000 * 2)
+        // blur(r): thumbor's kernel of 2r + 1 taps, across then down, whatever the sigma.
+        #expect(try parse("/unsafe/filters:blur(10):grayscale():quality(80)/a.jpg").filterWork(outputSize: size) == 10_000 * (42 + 1))
+        #expect(try parse("/unsafe/filters:blur(10,2)/a.jpg").filterWork(outputSize: size) == 10_000 * 42)
+        #expect(try parse("/unsafe/filters:blur(500)/a.jpg").filterWork(outputSize: size) == 10_000 * 602)
+        #expect(try parse("/unsafe/filters:convolution(1;2;1;2;4;2;1;2;1,3)/a.jpg").filterWork(outputSize: size) == 10_000 * 9)
+        #expect(try parse("/unsafe/filters:sharpen(1,1,true):sharpen(1,1,false)/a.jpg").filterWork(outputSize: size) == 10_000 * (30 + 90))
+        #expect(try parse("/unsafe/filters:equalize():noise(5):rgb(1,1,1):colorize(1,1,1,000000):curve([],[],[],[])/a.jpg").filterWork(outputSize: size) == 10_000 * 5)
         #expect(try parse("/unsafe/filters:fill(blur)/a.jpg").filterWork(outputSize: size) == 10_000 * 51)
         #expect(try parse("/unsafe/filters:format(webp):max_age(1)/a.jpg").filterWork(outputSize: size) == 0)
         #expect(try parse("/unsafe/filters:" + Array(repeating: "blur(1000)", count: 40).joined(separator: ":") + "/a.jpg")

@@ -9,13 +9,17 @@ import WebImageCore
 /// are reported in ``Result/ignored``. A known name's arguments must have thumbor's syntax
 /// (spaces around them allowed, `'quotes'` around `format`'s), and values outside the range
 /// the filter means are refused, where thumbor would drop the filter silently; the error says
-/// which filter and why.
+/// which filter and why. The pixel filters of issue 34 (`blur`, `sharpen`, `equalize`,
+/// `noise`, `rgb`, `colorize`, `convolution`, `curve`) are read with thumbor's own
+/// expressions instead (``ThumborArgumentPattern``): a piece they do not match is skipped and
+/// reported in ``Result/ignored``, as thumbor skips it.
 enum ThumborFilterParser {
     /// The filters of one URL.
     struct Result {
         /// The filters this server applies, in the URL's order.
         var filters: [ThumborFilter] = []
-        /// The pieces whose names were not recognised, as written.
+        /// The pieces whose names were not recognised, or whose arguments thumbor's expression
+        /// for the filter does not match, as written.
         var ignored: [String] = []
         /// The regions of the `focal(...)` filters, in the URL's order.
         var focalRegions: [ThumborRequest.Crop] = []
@@ -34,6 +38,14 @@ enum ThumborFilterParser {
             let name = piece.split(separator: "(", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             guard let kind = Kind(rawValue: name) else {
                 result.ignored.append(piece)
+                continue
+            }
+            if usesThumborSyntax(kind) {
+                if let filter = try thumborSyntaxFilter(kind, piece: piece, path: path) {
+                    result.filters.append(filter)
+                } else {
+                    result.ignored.append(piece)
+                }
                 continue
             }
             guard piece.hasSuffix(")"), piece.count >= name.count + 2 else {
@@ -62,6 +74,7 @@ enum ThumborFilterParser {
     /// The filter names this server implements.
     enum Kind: String {
         case format, quality, blur, grayscale, rotate, fill, upscale, brightness, contrast, saturation, stretch, focal
+        case sharpen, equalize, noise, rgb, colorize, convolution, curve
         case roundCorner = "round_corner"
         case noUpscale = "no_upscale"
         case maxBytes = "max_bytes"
@@ -97,7 +110,8 @@ enum ThumborFilterParser {
         /// The filter `kind` with these arguments; `nil` when thumbor treats it as absent.
         mutating func filter(_ kind: Kind) throws(WebImageError) -> ThumborFilter? {
             switch kind {
-            case .focal:
+            case .focal, .blur, .sharpen, .equalize, .noise, .rgb, .colorize, .convolution, .curve:
+                // Read by thumborSyntaxFilter.
                 return nil
             case .grayscale, .upscale, .noUpscale, .stripExif, .stripICC, .stretch:
                 try count(0...0)
@@ -128,15 +142,6 @@ enum ThumborFilterParser {
                 let value = try unsigned(0)
                 guard value <= 100 else { throw failure("quality must be 0 to 100") }
                 return .quality(value)
-            case .blur:
-                try count(1...2)
-                let radius = try unsigned(0)
-                guard radius > 0 else { throw failure("the blur radius must be at least 1") }
-                // thumbor: a sigma of 0 (or none) means the radius as asked; the radius is then
-                // capped at MAX_RADIUS while the sigma keeps the value asked for.
-                var sigma = arguments.count > 1 ? try decimal(1) : 0
-                if sigma == 0 { sigma = Double(radius) }
-                return .blur(radius: min(radius, maximumBlurRadius), sigma: abs(sigma))
             case .rotate:
                 try count(1...1)
                 let degrees = try signed(0)
