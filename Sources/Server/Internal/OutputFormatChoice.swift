@@ -75,6 +75,19 @@ enum OutputFormatChoice: Hashable, Sendable {
     }
 }
 
+extension OutputFormatChoice {
+    /// thumbor's `autojpg()` (its `auto_png_to_jpg`), decided once the result is rendered:
+    /// `format` (what ``resolve(sourceFormat:sourceIsAnimated:coder:)`` gave) becomes JPEG when
+    /// the source is a PNG, the choice took the source's format (no `format(...)` in the URL,
+    /// and neither AVIF nor WebP negotiated: thumbor's automatic WebP and AVIF come first too)
+    /// and `rendered` has no pixel that is not opaque; otherwise it is kept.
+    func convertingOpaquePNG(_ format: ImageFormat, sourceFormat: ImageFormat, rendered: WebImage) -> ImageFormat {
+        guard self == .negotiated(.source), format == .png, sourceFormat == .png else { return format }
+        let bitmap = rendered.bitmap
+        return !bitmap.hasAlpha || bitmap.isOpaque ? .jpeg : format
+    }
+}
+
 /// The formats a request's `Accept` names that the server can also encode. Only explicit
 /// `image/avif` and `image/webp` entries with a quality above 0 count (`image/*` and `*/*` do
 /// not: browsers that decode AVIF or WebP name them).

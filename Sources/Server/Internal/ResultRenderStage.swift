@@ -6,7 +6,8 @@ import WebImageCore
 /// 1. admission to the bounded transform queue (``admit()``, `503` when full), before the
 ///    source is loaded: a request the queue cannot take costs no fetch and no decode;
 /// 2. the output format (``OutputFormatChoice/resolve(sourceFormat:sourceIsAnimated:coder:)``)
-///    and quality;
+///    and quality (`autojpg()` may turn a PNG into JPEG once the pixels are known:
+///    ``OutputFormatChoice/convertingOpaquePNG(_:sourceFormat:rendered:)``);
 /// 3. on a transform slot: the trim scan and the plan (checked against the output limit and
 ///    the filters' work limit), the operations (``ThumborRenderer``, starting from a reduced
 ///    original when one is large enough), the encode;
@@ -58,11 +59,13 @@ struct ResultRenderStage: Sendable {
     /// - Parameters:
     ///   - sourceSize: The source's full size when `original` is a reduced decode of it
     ///     (``ShrinkOnLoad``): the plan is made on it and mapped onto `original`'s pixels.
+    ///   - filterImages: The loaded images of the `watermark(...)` and `frame(...)` filters, by
+    ///     their URL as written (``FilterSourceLoads``).
     ///   - beforeTransform: Awaited once admitted, before the transform runs (a test hook).
     ///   - afterFilter: Called on the transform's thread after each filter (a test hook).
     func render(
         _ original: WebImage, sourceSize: PixelSize? = nil, originalKey: String, for thumbor: ThumborRequest, choice: OutputFormatChoice,
-        maxAge: Int?, resultKey: String, beforeTransform: (@Sendable () async -> Void)? = nil,
+        filterImages: [String: WebImage] = [:], maxAge: Int?, resultKey: String, beforeTransform: (@Sendable () async -> Void)? = nil,
         afterFilter: (@Sendable (Int) -> Void)? = nil
     ) async throws(ServingFailure) -> EncodedResult {
         let format = choice.resolve(sourceFormat: original.format, sourceIsAnimated: original.isAnimated, coder: coder)
@@ -85,7 +88,13 @@ struct ResultRenderStage: Sendable {
             guard work <= maximumWorkLimit else {
                 throw ServingFailure(400, "the filters ask for \(work) pixel operations on a \(plan.canvas ?? plan.size) result, over the limit of \(maximumWorkLimit)")
             }
-            return ThumborRenderer(request: thumbor, plan: plan, format: format, quality: quality, keepsAnimation: format == .gif, plannedSourceSize: planned, afterFilter: afterFilter)
+            return ThumborRenderer(request: thumbor, plan: plan, format: format, quality: quality, keepsAnimation: format == .gif, plannedSourceSize: planned, afterFilter: afterFilter,
+                                   filterImages: filterImages, maximumSide: maximumSide)
+        }
+        // thumbor's `autojpg()`: the format may change once the pixels are known.
+        let convertsOpaquePNG = thumbor.filters.reduce(false) { current, filter in
+            if case .autoJPG(let enabled) = filter { return enabled }
+            return current
         }
 
         if let beforeTransform { await beforeTransform() }
@@ -96,9 +105,13 @@ struct ResultRenderStage: Sendable {
         do {
             outcome = try await admission.run {
                 do {
-                    let renderer = try renderer()
-                    let bytes = try renderer.encode(renderer.render(original, reduced: reduced, key: originalKey), coder: coder)
-                    return .success(EncodedResult(bytes: bytes, contentType: format.servedMediaType, etag: ImageServer.etag(of: bytes), variesWithAccept: variesWithAccept, maxAge: maxAge))
+                    var renderer = try renderer()
+                    let rendered = try renderer.render(original, reduced: reduced, key: originalKey)
+                    if convertsOpaquePNG {
+                        renderer.format = choice.convertingOpaquePNG(format, sourceFormat: original.format, rendered: rendered)
+                    }
+                    let bytes = try renderer.encode(rendered, coder: coder)
+                    return .success(EncodedResult(bytes: bytes, contentType: renderer.format.servedMediaType, etag: ImageServer.etag(of: bytes), variesWithAccept: variesWithAccept, maxAge: maxAge))
                 } catch let failure as ServingFailure {
                     return .failure(failure)
                 } catch {

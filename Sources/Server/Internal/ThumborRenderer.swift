@@ -25,6 +25,12 @@ import WebImageTransformers
 ///   requested size, as thumbor); pixels are pasted, or with `transparent` composited onto the
 ///   fill. A plain colour is also the background JPEG output composites transparency onto.
 /// - `background_color(color)`: transparent pixels composited onto the colour.
+/// - `watermark(...)`: ``ThumborWatermarkDrawing`` with the loaded image (``filterImages``).
+/// - `frame(url)`: ``ThumborNinePatch`` with the loaded nine-patch.
+/// - `proportion(p)`: the current image resized (Lanczos) to `p` times its sides, truncated;
+///   nothing when a side would be under 1 pixel.
+/// - `extract_focal()` (applied by the parser) and `autojpg()` (the output format, chosen by
+///   ``OutputFormatChoice/convertingOpaquePNG(_:sourceFormat:rendered:)``) draw nothing.
 /// - `format`, `quality`, `max_bytes`, `max_age`, `no_upscale`, `upscale`, `stretch`: the
 ///   plan's, the encoder's or the response's. `strip_exif()` changes nothing: the encoders
 ///   write no EXIF. `strip_icc()` drops the colour profile a server that keeps profiles
@@ -47,6 +53,11 @@ struct ThumborRenderer: Sendable {
     var plannedSourceSize: PixelSize? = nil
     /// Called on the job's thread after each filter with the number applied so far (a test hook).
     var afterFilter: (@Sendable (Int) -> Void)? = nil
+    /// The images of the `watermark(...)` and `frame(...)` filters, by their URL as written
+    /// (loaded by ``FilterSourceLoads``).
+    var filterImages: [String: WebImage] = [:]
+    /// The largest side a filter may give the image or a watermark (the server's output limit).
+    var maximumSide: Int = .max
 
     /// The transformed image.
     /// - Throws: ``WebImageError`` from a transformer, or ``ServingFailure`` for a filter
@@ -161,9 +172,35 @@ struct ThumborRenderer: Sendable {
         case .saturation(let factor):
             guard factor.isFinite else { throw ServingFailure(400, "saturation(\(factor)) is not a finite number") }
             return try FilterTransformer(name: "thumbor.saturation") { ThumborPixelFilters.saturation($0, factor: factor) }.transform(image, forKey: "")
-        case .format, .quality, .noUpscale, .upscale, .stretch, .maxBytes, .maxAge, .stripExif, .stripICC:
+        case .watermark(let watermark):
+            let mark = try ThumborWatermarkDrawing.prepared(watermark, mark: filterImage(watermark.source).bitmap, imageSize: image.pixelSize, maximumSide: maximumSide)
+            return try FilterTransformer(name: "thumbor.watermark") {
+                try ThumborWatermarkDrawing.draw(mark, on: $0, x: watermark.x, y: watermark.y)
+            }.transform(image, forKey: "")
+        case .frame(let source):
+            let ninePatch = try filterImage(source).bitmap
+            let framed = ThumborNinePatch.framedSize(of: image.pixelSize, with: ninePatch)
+            guard framed.width <= maximumSide, framed.height <= maximumSide else {
+                throw ServingFailure(400, "frame(\(source)) would make the image \(framed), over the limit of \(maximumSide) pixels per side")
+            }
+            return try FilterTransformer(name: "thumbor.frame") { try ThumborNinePatch.frame($0, with: ninePatch) }.transform(image, forKey: "")
+        case .proportion(let factor):
+            let width = Double(image.pixelSize.width) * factor, height = Double(image.pixelSize.height) * factor
+            guard factor > 0, factor <= 1, width >= 1, height >= 1 else { return image }
+            let size = PixelSize(width: Int(width), height: Int(height))
+            guard size != image.pixelSize else { return image }
+            return try ResizingTransformer(size: size, mode: .fill).transform(image, forKey: "")
+        case .format, .quality, .noUpscale, .upscale, .stretch, .maxBytes, .maxAge, .stripExif, .stripICC, .extractFocal, .autoJPG:
             return image
         }
+    }
+
+    /// The loaded image of a `watermark(...)` or `frame(...)` filter.
+    private func filterImage(_ source: String) throws(ServingFailure) -> WebImage {
+        guard let image = filterImages[source] else {
+            throw ServingFailure(500, "the filter image \(source) was not loaded")
+        }
+        return image
     }
 
     /// The canvas size of `fill(...)`: the plan's, else thumbor's (the requested width and

@@ -37,7 +37,10 @@ public import SwiftWebImage
 /// 5. The source is resolved (http(s), a file under the root, or a registered scheme; see
 ///    ``ImageServerConfiguration``) and loaded through ``manager``, with the server's own
 ///    loader in the request's context and the decode limits; the manager's caches keep the
-///    original, and concurrent requests for one source share one fetch and one decode.
+///    original, and concurrent requests for one source share one fetch and one decode. The
+///    images of `watermark(...)` and `frame(...)` filters are sources too: resolved with the
+///    same rules before the result cache is asked, and loaded the same way alongside the
+///    source.
 /// 6. The server's one render stage takes the original: trim, crop, resize, flips and filters run (``ThumborRequest/plan(sourceSize:trimmedRegion:)``;
 ///    a resize of an opaque still source starts from a cached halved copy at least as large as
 ///    its target, see ``ImageServerConfiguration/reducedOriginalsCapacity``), and the result is
@@ -341,8 +344,10 @@ public final class ImageServer: ServerRequestHandler {
         if thumbor.filters.count > configuration.maximumFilterCount {
             throw ServingFailure(400, "the URL names \(thumbor.filters.count) filters, over the limit of \(configuration.maximumFilterCount)")
         }
-        // The source rules hold for every answer, a cached one included.
+        // The source rules hold for every answer, a cached one included: for the images of
+        // `watermark(...)` and `frame(...)` as for the source.
         let source = try sources.resolve(thumbor.source)
+        let filterSources = try FilterSourceLoads(for: thumbor, resolver: sources, allowsSVG: configuration.allowsSVGSources)
         let requestedFormat = thumbor.filters.reduce(ThumborOutputFormat?.none) { current, filter in
             if case .format(let format) = filter { return format }
             return current
@@ -371,7 +376,7 @@ public final class ImageServer: ServerRequestHandler {
         do {
             outcome = try await resultFlights.value(for: resultKey) {
                 do throws(ServingFailure) {
-                    return .success(try await self.produce(thumbor, source: source, choice: choice, maxAge: maxAge, resultKey: resultKey))
+                    return .success(try await self.produce(thumbor, source: source, filterSources: filterSources, choice: choice, maxAge: maxAge, resultKey: resultKey))
                 } catch {
                     return .failure(error)
                 }
@@ -385,19 +390,20 @@ public final class ImageServer: ServerRequestHandler {
         return (imageResponse(result, for: request), tier)
     }
 
-    /// Loads the source through the manager (the original's stages: its keys, caches and
-    /// coalescing) and hands it to the ``renderStage`` (transform, encode, store in the result
-    /// cache): the work of a result-cache miss, run once for identical concurrent requests (in a
-    /// task of its own, so a requester that leaves, at its deadline, does not stop it for the
-    /// others; the result is cached either way).
-    private func produce(_ thumbor: ThumborRequest, source: SourceResolver.Resolved, choice: OutputFormatChoice, maxAge: Int?, resultKey: String) async throws(ServingFailure) -> (EncodedResult, ImageServerCacheTier) {
+    /// Loads the source, and the filters' images with it (``FilterSourceLoads``), through the
+    /// manager (the original's stages: its keys, caches and coalescing) and hands them to the
+    /// ``renderStage`` (transform, encode, store in the result cache): the work of a
+    /// result-cache miss, run once for identical concurrent requests (in a task of its own, so
+    /// a requester that leaves, at its deadline, does not stop it for the others; the result is
+    /// cached either way).
+    private func produce(_ thumbor: ThumborRequest, source: SourceResolver.Resolved, filterSources: FilterSourceLoads, choice: OutputFormatChoice, maxAge: Int?, resultKey: String) async throws(ServingFailure) -> (EncodedResult, ImageServerCacheTier) {
         // Admitted to the transform queue before the source is loaded and decoded.
         try renderStage.admit()
         defer { renderStage.release() }
-        let loaded: ImageLoadResult
+        let budget = configuration.memoryBudget
         var context = originalContext(loader: source.loader)
         // Shrink-on-load: a reduced decode that covers this request, kept apart from the
-        // original in the originals' memory cache (ShrinkOnLoad).
+        // original in the originals' memory cache (ShrinkOnLoad). Filter images load whole.
         let shrink = configuration.shrinksOnLoad && ShrinkOnLoad.isEligible(thumbor, url: source.url)
             ? ShrinkOnLoadCoder(base: sourceDecoder, plan: { thumbor.plan(sourceSize: $0) }) : nil
         if let shrink {
@@ -405,12 +411,29 @@ public final class ImageServer: ServerRequestHandler {
             context.imageTransformer = ShrinkOnLoadMarker(transformerKey: ShrinkOnLoad.variantKey(for: thumbor))
             context.storeCacheType = .memory
         }
+        let sourceContext = context
+        let outcome = await filterSources.load(alongside: source, source: { [self] resolved in
+            try await manager.loadImage(with: resolved.url, options: [.retryFailed], context: sourceContext)
+        }, with: { [self] resolved in
+            try await manager.loadImage(with: resolved.url, options: [.retryFailed], context: originalContext(loader: resolved.loader))
+        }, release: { budget?.releaseDecode(of: $0) })
+        let loaded: ImageLoadResult
         do {
-            loaded = try await manager.loadImage(with: source.url, options: [.retryFailed], context: context)
+            loaded = try outcome.source.get()
         } catch {
             throw ServingFailure.forLoad(error, source: thumbor.source)
         }
         hooks.withLock { $0.afterLoad }?(loaded)
+        let filterImages: [String: WebImage]
+        switch outcome.images {
+        case .success(let images): filterImages = images
+        case .failure(let failure):
+            // A filter image that failed ends the request: the source's hold on the budget too.
+            if let original = loaded.image { budget?.releaseDecode(of: original) }
+            throw failure
+        }
+        // The filter images' holds on the memory budget end with this request's render.
+        defer { for image in filterImages.values { budget?.releaseDecode(of: image) } }
         guard let original = loaded.image else {
             throw ServingFailure(502, "source \(thumbor.source) gave no image")
         }
@@ -432,7 +455,7 @@ public final class ImageServer: ServerRequestHandler {
             }
         }
         let result = try await renderStage.render(
-            original, sourceSize: sourceSize, originalKey: loaded.cacheKey, for: thumbor, choice: choice, maxAge: maxAge, resultKey: resultKey,
+            original, sourceSize: sourceSize, originalKey: loaded.cacheKey, for: thumbor, choice: choice, filterImages: filterImages, maxAge: maxAge, resultKey: resultKey,
             beforeTransform: hooks.withLock { $0.beforeTransform }, afterFilter: hooks.withLock { $0.afterFilter }
         )
         let tier: ImageServerCacheTier = switch loaded.cacheType {

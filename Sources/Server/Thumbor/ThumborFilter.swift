@@ -12,14 +12,19 @@ public import WebImageCore
 /// `focal(AxB:CxD)` is not a case: the parser puts its regions in
 /// ``ThumborRequest/focalRegions``, which the plan's crop centres on.
 ///
+/// `extract_focal()` acts before the source is loaded: the parser has already applied it
+/// (``ThumborRequest/source`` is the inner image, its crop one of the
+/// ``ThumborRequest/focalRegions``). `watermark(...)` and `frame(...)` name images the server
+/// loads like the source (``ThumborRequest/filterSources``); `autojpg()` acts on the output
+/// format.
+///
 /// Names thumbor does not know, and thumbor filters this server does not implement
-/// (`watermark`, `frame`, `extract_focal`, `redeye`, `proportion`, `autojpg`, `cover`, ...),
-/// are skipped, as thumbor skips names it does not know (``ThumborRequest/ignoredFilters``
-/// lists them). `blur`, `sharpen`, `equalize`, `noise`, `rgb`, `colorize`, `convolution` and
-/// `curve` whose arguments thumbor's syntax does not accept are skipped and listed there too,
-/// as thumbor skips them; arguments thumbor accepts but then fails on (a 500 from thumbor: a
-/// number too large for C's `int`, a colour that is not 6 hex digits, a kernel of even size)
-/// are refused with `400`.
+/// (`redeye`, which needs an eye detector), are skipped, as thumbor skips names it does not
+/// know (``ThumborRequest/ignoredFilters`` lists them). `blur`, `sharpen`, `equalize`, `noise`,
+/// `rgb`, `colorize`, `convolution` and `curve` whose arguments thumbor's syntax does not accept
+/// are skipped and listed there too, as thumbor skips them; arguments thumbor accepts but then
+/// fails on (a 500 from thumbor: a number too large for C's `int`, a colour that is not 6 hex
+/// digits, a kernel of even size) are refused with `400`.
 public enum ThumborFilter: Hashable, Sendable {
     /// `format(jpeg|jpg|png|webp|avif|gif|auto)`: the output format (`jpg` is `jpeg`; quotes
     /// around the name are allowed; `auto` negotiates from `Accept`). thumbor's own default,
@@ -114,4 +119,23 @@ public enum ThumborFilter: Hashable, Sendable {
     /// curve, then the `all` curve, applied to red, green and blue through thumbor's natural
     /// cubic spline through the points.
     case curve(all: [CurvePoint], red: [CurvePoint], green: [CurvePoint], blue: [CurvePoint])
+    /// `watermark(url,x,y,alpha[,w_ratio,h_ratio])`: another image, loaded like the source,
+    /// composited over the image at its place among the filters (see ``ThumborWatermark``).
+    case watermark(ThumborWatermark)
+    /// `frame(url)`: the image framed by a nine-patch image (an Android `.9.png`: black pixels
+    /// in the top row and left column mark the parts that stretch, in the bottom row and right
+    /// column the content area), loaded like the source. The image is first padded with white
+    /// by the nine-patch's padding, then the nine-patch is stretched over it and composited.
+    /// The argument is the source as written, percent-decoded, without `'quotes'`.
+    case frame(String)
+    /// `proportion(p)`, 0 < p <= 1: the image, at this place among the filters, resized to `p`
+    /// times its width and height (each truncated); nothing when a side would be under 1 pixel.
+    case proportion(Double)
+    /// `extract_focal()`: the source is itself a thumbor URL (`host/unsafe/AxB:CxD/.../image`);
+    /// its image is loaded instead, and its crop is a focal region. Applied by the parser.
+    case extractFocal
+    /// `autojpg([true|false])`: with `true` (the default), a PNG source whose result has no
+    /// transparent pixel is answered as JPEG, unless the URL names a format or `Accept`
+    /// negotiates AVIF or WebP (thumbor's `auto_png_to_jpg`).
+    case autoJPG(Bool)
 }

@@ -130,6 +130,8 @@ public struct ThumborRequest: Hashable, Sendable {
     /// source pixels), in the URL's order: when there are any, the crop to the requested aspect
     /// ratio centres on their centre of mass (weighted by area) instead of `halign`/`valign`.
     /// They are not in ``filters``; a region with no area is skipped, as thumbor skips it.
+    /// `extract_focal()` adds the crop of the thumbor URL it unwraps (see
+    /// ``ThumborFilter/extractFocal``).
     public var focalRegions: [Crop]
     /// The filters, in the URL's order.
     public var filters: [ThumborFilter]

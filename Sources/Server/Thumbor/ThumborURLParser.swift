@@ -105,6 +105,7 @@ public enum ThumborURLParser {
             throw WebImageError(.invalidURL, "the image is not UTF-8 once decoded in \(path)")
         }
         request.source = source
+        request.applyExtractFocal()
         return request
     }
 

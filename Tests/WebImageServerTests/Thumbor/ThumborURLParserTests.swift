@@ -149,9 +149,9 @@ import WebImageServer
     }
 
     @Test func skipsUnknownFiltersAndKeepsTheOthersInOrder() throws {
-        let request = try ThumborURLParser.parse("/unsafe/filters:watermark(http://x.com/w.png,10,10,50):quality(70):nonsense(1,1,true):format(png)/a.jpg")
+        let request = try ThumborURLParser.parse("/unsafe/filters:overlay(http://x.com/w.png,10,10,50):quality(70):nonsense(1,1,true):format(png)/a.jpg")
         #expect(request.filters == [.quality(70), .format(.png)])
-        #expect(request.ignoredFilters == ["watermark(http://x.com/w.png,10,10,50)", "nonsense(1,1,true)"])
+        #expect(request.ignoredFilters == ["overlay(http://x.com/w.png,10,10,50)", "nonsense(1,1,true)"])
     }
 
     @Test func decodesTheFiltersOnceBeforeSplittingThem() throws {

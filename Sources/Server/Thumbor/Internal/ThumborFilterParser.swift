@@ -52,7 +52,7 @@ enum ThumborFilterParser {
                 throw WebImageError(.invalidURL, "filter \(piece) has no closing parenthesis in \(path)")
             }
             let inside = piece.dropFirst(name.count + 1).dropLast()
-            let arguments: [Substring] = inside.allSatisfy(\.isWhitespace) ? [] : inside.split(separator: ",", omittingEmptySubsequences: false).map(trimmed)
+            let arguments = splitArguments(inside, firstMayBeQuoted: kind.takesSource)
             var parser = ArgumentReader(filter: piece, path: path, arguments: arguments)
             if kind == .focal {
                 if let region = try parser.focalRegion() { result.focalRegions.append(region) }
@@ -61,6 +61,28 @@ enum ThumborFilterParser {
             }
         }
         return result
+    }
+
+    /// The arguments of `inside` (the text between a filter's parentheses), trimmed, split at
+    /// commas. With `firstMayBeQuoted`, a first argument in `'quotes'` may contain commas
+    /// (thumbor's `String` argument: the shortest quoted text followed by a comma or the end).
+    static func splitArguments(_ inside: Substring, firstMayBeQuoted: Bool) -> [Substring] {
+        guard !inside.allSatisfy(\.isWhitespace) else { return [] }
+        let text = trimmed(inside)
+        if firstMayBeQuoted, text.first == "'" {
+            var index = text.index(after: text.startIndex)
+            while index < text.endIndex {
+                if text[index] == "'", text.distance(from: text.startIndex, to: index) >= 2 {
+                    let rest = trimmed(text[text.index(after: index)...])
+                    if rest.isEmpty { return [text[...index]] }
+                    if rest.first == "," {
+                        return [text[...index]] + rest.dropFirst().split(separator: ",", omittingEmptySubsequences: false).map(trimmed)
+                    }
+                }
+                index = text.index(after: index)
+            }
+        }
+        return inside.split(separator: ",", omittingEmptySubsequences: false).map(trimmed)
     }
 
     /// `text` without leading and trailing whitespace.
@@ -82,6 +104,12 @@ enum ThumborFilterParser {
         case stripExif = "strip_exif"
         case stripICC = "strip_icc"
         case backgroundColor = "background_color"
+        case watermark, frame, proportion
+        case extractFocal = "extract_focal"
+        case autoJPG = "autojpg"
+
+        /// Whether the first argument is an image's URL (`watermark`, `frame`).
+        var takesSource: Bool { self == .watermark || self == .frame }
     }
 
     /// Reads one filter's arguments with thumbor's argument syntax.
@@ -184,7 +212,71 @@ enum ThumborFilterParser {
             case .saturation:
                 try count(1...1)
                 return .saturation(try decimal(0))
+            case .watermark:
+                try count(4...6)
+                let source = try imageSource(0)
+                let x = try watermarkPosition(1), y = try watermarkPosition(2)
+                let alpha = try unsigned(3)
+                guard alpha <= 100 else { throw failure("alpha (transparency) must be 0 to 100") }
+                let widthRatio = arguments.count > 4 ? try watermarkRatio(4) : nil
+                let heightRatio = arguments.count > 5 ? try watermarkRatio(5) : nil
+                return .watermark(ThumborWatermark(source: source, x: x, y: y, alpha: alpha, widthRatio: widthRatio, heightRatio: heightRatio))
+            case .frame:
+                try count(1...1)
+                return .frame(try imageSource(0))
+            case .proportion:
+                try count(1...1)
+                let value = try decimal(0)
+                guard value > 0, value <= 1 else { throw failure("the proportion must be more than 0 and at most 1") }
+                return .proportion(value)
+            case .extractFocal:
+                try count(0...0)
+                return .extractFocal
+            case .autoJPG:
+                try count(0...1)
+                return .autoJPG(arguments.isEmpty ? true : try boolean(0))
             }
+        }
+
+        /// Argument `index` as an image's URL (thumbor's `String`: `'quotes'` around it are
+        /// removed).
+        private func imageSource(_ index: Int) throws(WebImageError) -> String {
+            var value = arguments[index]
+            if value.count >= 3, value.first == "'", value.last == "'" { value = value.dropFirst().dropLast() }
+            guard !value.isEmpty else { throw failure("argument \(index + 1) names no image") }
+            return String(value)
+        }
+
+        /// Argument `index` as a watermark position: `N`, `-N`, `Np`, `-Np`, `center` or `repeat`.
+        private func watermarkPosition(_ index: Int) throws(WebImageError) -> ThumborWatermark.Position {
+            let text = arguments[index]
+            switch text {
+            case "center": return .center
+            case "repeat": return .repeat
+            default: break
+            }
+            let negative = text.hasPrefix("-")
+            var body = negative ? text.dropFirst() : text
+            let percent = body.hasSuffix("p")
+            if percent { body = body.dropLast() }
+            guard let value = Self.digits(body) else {
+                throw failure("argument \(index + 1) (\(text)) is not a position (N, -N, Np, -Np, center or repeat)")
+            }
+            switch (negative, percent) {
+            case (false, false): return .offset(value)
+            case (true, false): return .fromEnd(value)
+            case (false, true): return .percent(value)
+            case (true, true): return .percentFromEnd(value)
+            }
+        }
+
+        /// Argument `index` as a watermark's size ratio: a percentage, or `none`; 0 is none.
+        private func watermarkRatio(_ index: Int) throws(WebImageError) -> Int? {
+            if arguments[index] == "none" { return nil }
+            guard let value = Self.digits(arguments[index]) else {
+                throw failure("argument \(index + 1) (\(arguments[index])) is not a percentage of at least 0, or none")
+            }
+            return value == 0 ? nil : value
         }
 
         /// An invalid-URL error naming the filter and `reason`.
