@@ -81,7 +81,7 @@ struct ResultRenderStage: Sendable {
             guard work <= maximumWorkLimit else {
                 throw ServingFailure(400, "the filters ask for \(work) pixel operations on a \(plan.canvas ?? plan.size) result, over the limit of \(maximumWorkLimit)")
             }
-            return ThumborRenderer(request: thumbor, plan: plan, format: format, quality: quality, keepsAnimation: format == .gif, afterFilter: afterFilter)
+            return ThumborRenderer(request: thumbor, plan: plan, format: format, quality: quality, keepsAnimation: format == .gif && !thumbor.meta, afterFilter: afterFilter, trimmedRegion: trimmed)
         }
 
         if let beforeTransform { await beforeTransform() }
@@ -93,6 +93,11 @@ struct ResultRenderStage: Sendable {
             outcome = try await admission.run {
                 do {
                     let renderer = try renderer()
+                    if thumbor.meta {
+                        // `/meta/`: the transformation runs (the result's size is in the JSON), nothing is encoded.
+                        let bytes = try renderer.metadata(of: original, reduced: reduced, key: originalKey)
+                        return .success(EncodedResult(bytes: bytes, contentType: ImageServer.metadataMediaType, etag: ImageServer.etag(of: bytes), variesWithAccept: false, maxAge: maxAge))
+                    }
                     let bytes = try renderer.encode(renderer.render(original, reduced: reduced, key: originalKey), coder: coder)
                     return .success(EncodedResult(bytes: bytes, contentType: format.servedMediaType, etag: ImageServer.etag(of: bytes), variesWithAccept: variesWithAccept, maxAge: maxAge))
                 } catch let failure as ServingFailure {

@@ -40,6 +40,8 @@ struct ThumborRenderer: Sendable {
     var keepsAnimation: Bool
     /// Called on the job's thread after each filter with the number applied so far (a test hook).
     var afterFilter: (@Sendable (Int) -> Void)? = nil
+    /// The region `trim` kept, when the request trims (for `/meta/`'s operations).
+    var trimmedRegion: PixelRect? = nil
 
     /// The transformed image.
     /// - Throws: ``WebImageError`` from a transformer, or ``ServingFailure`` for a filter
