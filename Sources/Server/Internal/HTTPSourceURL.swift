@@ -25,7 +25,13 @@ enum HTTPSourceURL {
     static func url(for source: String, addsScheme: Bool) -> URL? {
         // A source that still has escapes may also hold characters a URL cannot (a space beside
         // a `%20`, which thumbor would send as they are): those are encoded, the escapes kept.
-        let encoded = percentEncoded(source, keepingPercent: hasPercentEscape(source))
+        let keepsPercent = hasPercentEscape(source)
+        // The brackets of an IPv6 literal (`[::1]:8080`) stay as they are in the host part.
+        let hostStart = addsScheme ? source.startIndex : source.range(of: "://").map(\.upperBound) ?? source.startIndex
+        let hostEnd = source[hostStart...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? source.endIndex
+        let encoded = percentEncoded(String(source[..<hostStart]), keepingPercent: keepsPercent)
+            + percentEncoded(String(source[hostStart..<hostEnd]), keepingPercent: keepsPercent, keepingBrackets: true)
+            + percentEncoded(String(source[hostEnd...]), keepingPercent: keepsPercent)
         guard let url = URL(string: addsScheme ? "http://" + encoded : encoded), let host = url.host, !host.isEmpty else { return nil }
         return url
     }
@@ -43,8 +49,9 @@ enum HTTPSourceURL {
 
     /// `text` with every UTF-8 byte outside the kept set written `%XX` (upper-case hex), as
     /// Python's `quote(text, safe=...)` with thumbor's safe characters; `%` itself too unless
-    /// `keepingPercent`.
-    static func percentEncoded(_ text: String, keepingPercent: Bool = false) -> String {
+    /// `keepingPercent`, `[` and `]` too unless `keepingBrackets` (a host part: thumbor encodes
+    /// an IPv6 literal's brackets, and so never fetches from one; here it is fetched).
+    static func percentEncoded(_ text: String, keepingPercent: Bool = false, keepingBrackets: Bool = false) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         let hex = Array("0123456789ABCDEF".utf8)
@@ -52,6 +59,7 @@ enum HTTPSourceURL {
             let kept = (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
                 || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
                 || keptCharacters.contains(byte) || (keepingPercent && byte == UInt8(ascii: "%"))
+                || (keepingBrackets && (byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")))
             if kept {
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             } else {

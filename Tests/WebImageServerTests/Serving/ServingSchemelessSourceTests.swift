@@ -155,6 +155,8 @@ import WebImageLoopbackServer
         ("127.0.0.1:8080/a.png", true, "http://127.0.0.1:8080/a.png"),
         ("https://example.com/a b.png", false, "https://example.com/a%20b.png"),
         ("https://example.com/a%2Fb c.png", false, "https://example.com/a%2Fb%20c.png"),
+        ("http://[::1]:8080/a[1].png", false, "http://[::1]:8080/a%5B1%5D.png"),
+        ("[2001:db8::1]/a.png?x=[1]", true, "http://[2001:db8::1]/a.png?x=%5B1%5D"),
     ])
     func httpSourceURLs(source: String, addsScheme: Bool, url: String) {
         #expect(HTTPSourceURL.url(for: source, addsScheme: addsScheme)?.absoluteString == url)
