@@ -36,7 +36,15 @@ struct ServeCommand: Command {
 
         Serves thumbor-style image URLs (/<signature>/<options>/<source> or, with
         --allow-unsigned, /unsafe/<options>/<source>): fetches the source, resizes, crops,
-        filters and re-encodes it, and caches originals and results. GET /healthcheck and
+        filters and re-encodes it, and caches originals and results. With meta/ before the
+        options (/unsafe/meta/300x200/<source>) it answers thumbor's JSON metadata instead
+        (?callback=NAME: JSONP).
+
+        SOURCES: http://... and https://... are fetched (public addresses only unless
+        --allow-private-sources). A source without a scheme is a file under --root when
+        there is one (with --file-fallback-http, fetched over HTTP when the file does not
+        exist), else host[:port]/path fetched from http://host[:port]/path, as thumbor's
+        default loader; percent-encoded (http%3A%2F%2F...) and plain forms both. GET /healthcheck and
         /health answer WORKING; /metrics has Prometheus counters. Prints the address it
         listens on, then, on standard error, every setting that relaxes a safe default
         (with the flag or variable it came from) and one access-log line per request.
@@ -73,7 +81,14 @@ struct ServeCommand: Command {
                                 all_proxy are not used (they are, by libcurl, with
                                 --allow-private-sources and no --proxy).
           --root DIR            Serve sources without a scheme from files under DIR (no path
-                                may leave it). Default: none (such sources are refused).
+                                may leave it; a missing file is 404), as thumbor's
+                                file_loader. Default: none: a source without a scheme is
+                                fetched over HTTP, as thumbor's default http_loader:
+                                /unsafe/300x200/example.com/a.png loads
+                                http://example.com/a.png (host[:port]/path, under the same
+                                guard and --allow-source-host as http:// sources).
+          --file-fallback-http  With --root: fetch a source whose file does not exist over
+                                HTTP instead, as thumbor's file_loader_http_fallback.
           --cache-dir DIR       Keep the caches in DIR/originals and DIR/results (default:
                                 ~/.cache/swiftwebimage/serve-originals and serve-results).
           --no-cache            No memory or disk cache (Redis still, with --redis).

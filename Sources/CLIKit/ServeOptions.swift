@@ -38,7 +38,7 @@ struct ServeOptions: Sendable {
     var webpMethod = 4
 
     /// The flags (options without a value).
-    static let flags: Set<String> = ["--allow-unsigned", "--allow-private-sources", "--allow-svg", "--no-cache", "--keep-profile", "--redis-read-replicas", "--no-shrink-on-load"]
+    static let flags: Set<String> = ["--allow-unsigned", "--allow-private-sources", "--allow-svg", "--no-cache", "--keep-profile", "--redis-read-replicas", "--no-shrink-on-load", "--file-fallback-http"]
     /// The options that take a value.
     static let valueOptions: Set<String> = [
         "--port", "--host", "--key", "--key-file", "--cache-dir", "--memory-cache-mb", "--disk-cache-mb", "--memory-limit",
@@ -123,6 +123,12 @@ struct ServeOptions: Sendable {
                 throw .usage("\(command): --root \(root) is not a directory")
             }
             serve.server.fileRoot = URL(fileURLWithPath: root, isDirectory: true).standardizedFileURL
+        }
+        if arguments.has("--file-fallback-http") {
+            guard serve.server.fileRoot != nil else {
+                throw .usage("\(command): --file-fallback-http needs --root (without a root, sources without a scheme are fetched over HTTP anyway)")
+            }
+            serve.server.fetchesMissingFilesOverHTTP = true
         }
 
         // Limits.

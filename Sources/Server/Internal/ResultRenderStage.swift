@@ -88,8 +88,8 @@ struct ResultRenderStage: Sendable {
             guard work <= maximumWorkLimit else {
                 throw ServingFailure(400, "the filters ask for \(work) pixel operations on a \(plan.canvas ?? plan.size) result, over the limit of \(maximumWorkLimit)")
             }
-            return ThumborRenderer(request: thumbor, plan: plan, format: format, quality: quality, keepsAnimation: format == .gif, plannedSourceSize: planned, afterFilter: afterFilter,
-                                   filterImages: filterImages, maximumSide: maximumSide)
+            return ThumborRenderer(request: thumbor, plan: plan, format: format, quality: quality, keepsAnimation: format == .gif && !thumbor.meta, plannedSourceSize: planned, afterFilter: afterFilter,
+                                   filterImages: filterImages, maximumSide: maximumSide, trimmedRegion: trimmed)
         }
         // thumbor's `autojpg()`: the format may change once the pixels are known.
         let convertsOpaquePNG = thumbor.filters.reduce(false) { current, filter in
@@ -106,6 +106,11 @@ struct ResultRenderStage: Sendable {
             outcome = try await admission.run {
                 do {
                     var renderer = try renderer()
+                    if thumbor.meta {
+                        // `/meta/`: the transformation runs (the result's size is in the JSON), nothing is encoded.
+                        let bytes = try renderer.metadata(of: original, reduced: reduced, key: originalKey)
+                        return .success(EncodedResult(bytes: bytes, contentType: ImageServer.metadataMediaType, etag: ImageServer.etag(of: bytes), variesWithAccept: false, maxAge: maxAge))
+                    }
                     let rendered = try renderer.render(original, reduced: reduced, key: originalKey)
                     if convertsOpaquePNG {
                         renderer.format = choice.convertingOpaquePNG(format, sourceFormat: original.format, rendered: rendered)

@@ -12,8 +12,8 @@ import WebImageTransformers
 ///
 /// Which requests take it (decisions):
 /// - only requests that ask for a size, of sources the server's downloader or file loader reads;
-/// - not `trim` (its scan needs the source's own pixels) and not `smart` (a detector looks at
-///   the source);
+/// - not `trim` (its scan needs the source's own pixels), not `smart` (a detector looks at
+///   the source) and not `/meta/` (its JSON describes the source's own geometry);
 /// - only stills: an animated source is decoded as it is (its frames are composed at full size);
 /// - only when the reduction is at least 2x on both sides; a smaller one saves little and costs
 ///   a second resample.
@@ -30,7 +30,7 @@ enum ShrinkOnLoad {
     static func isEligible(_ request: ThumborRequest, url: URL) -> Bool {
         let asksForASize = ((request.width ?? 0) != 0 && !request.usesSourceWidth) || ((request.height ?? 0) != 0 && !request.usesSourceHeight)
         let scheme = url.scheme?.lowercased() ?? ""
-        return asksForASize && request.trim == nil && !request.smart && ["http", "https", "file"].contains(scheme)
+        return asksForASize && request.trim == nil && !request.smart && !request.meta && ["http", "https", "file"].contains(scheme)
     }
 
     /// The least size (upright, aspect ratio kept) a decode of a source of `source` (upright)

@@ -58,6 +58,8 @@ struct ThumborRenderer: Sendable {
     var filterImages: [String: WebImage] = [:]
     /// The largest side a filter may give the image or a watermark (the server's output limit).
     var maximumSide: Int = .max
+    /// The region `trim` kept, when the request trims (for `/meta/`'s operations).
+    var trimmedRegion: PixelRect? = nil
 
     /// The transformed image.
     /// - Throws: ``WebImageError`` from a transformer, or ``ServingFailure`` for a filter

@@ -18,7 +18,13 @@ public import SwiftWebImage
 ///   (`source`: `http`, `file`, or a registered scheme; one fetch per coalesced load),
 ///   `webimage_serve_requests_in_flight`, `webimage_serve_transforms_in_flight`,
 ///   `webimage_serve_transform_queue_depth`, `webimage_serve_result_memory_entries` and `_bytes`.
-/// - every other path: a thumbor URL (`/<signature|unsafe>/...`), answered with the image.
+/// - every other path: a thumbor URL (`/<signature|unsafe>/...`), answered with the image;
+///   with `meta/` (`/unsafe/meta/300x200/a.jpg`), with thumbor's JSON metadata of the request
+///   instead (`application/json`: the image's size, the crops, resize and flips, the target
+///   size, the focal points, as thumbor 7.8 writes them), or with `?callback=NAME` the same as
+///   JSONP (`text/javascript`, `NAME({...});`; a name that is not a dotted JavaScript
+///   identifier is `400`). The source is loaded and transformed as for the image, through the
+///   same limits, queue and caches; nothing is encoded.
 ///
 /// The way of an image request:
 /// 1. A path longer than ``ImageServerConfiguration/maximumURLLength`` is `414`.
@@ -34,8 +40,9 @@ public import SwiftWebImage
 ///    key is `403`.
 /// 4. The output format is chosen (see "Formats") and the result cache asked under the signed
 ///    part of the path and that choice; a hit is answered without loading or decoding.
-/// 5. The source is resolved (http(s), a file under the root, or a registered scheme; see
-///    ``ImageServerConfiguration``) and loaded through ``manager``, with the server's own
+/// 5. The source is resolved (http(s); without a scheme a file under the root, else
+///    `host[:port]/path` over `http://` as thumbor's default loader; or a registered scheme;
+///    see ``ImageServerConfiguration/fileRoot``) and loaded through ``manager``, with the server's own
 ///    loader in the request's context and the decode limits; the manager's caches keep the
 ///    original, and concurrent requests for one source share one fetch and one decode. The
 ///    images of `watermark(...)` and `frame(...)` filters are sources too: resolved with the
@@ -352,7 +359,8 @@ public final class ImageServer: ServerRequestHandler {
             if case .format(let format) = filter { return format }
             return current
         }
-        let choice = try OutputFormatChoice.choose(format: requestedFormat, accept: accept, coder: coder)
+        // A `meta/` answer is JSON whatever the format: nothing to negotiate or refuse.
+        let choice: OutputFormatChoice = thumbor.meta ? .negotiated(.source) : try OutputFormatChoice.choose(format: requestedFormat, accept: accept, coder: coder)
         let maxAge = thumbor.filters.reduce(Int?.none) { current, filter in
             if case .maxAge(let seconds) = filter { return seconds }
             return current
@@ -360,7 +368,8 @@ public final class ImageServer: ServerRequestHandler {
         let resultKey = resultKey(for: thumbor, choice: choice)
 
         if let resultCache, let cached = await resultCache.queryImage(forKey: resultKey, options: [.avoidDecodeImage], context: WebImageContext(), cacheType: .all), let bytes = cached.data, !bytes.isEmpty {
-            let result = EncodedResult(bytes: bytes, contentType: ImageFormat.detect(bytes).servedMediaType, etag: Self.etag(of: bytes), variesWithAccept: choice.variesWithAccept, maxAge: maxAge)
+            let result = EncodedResult(bytes: bytes, contentType: thumbor.meta ? Self.metadataMediaType : ImageFormat.detect(bytes).servedMediaType, etag: Self.etag(of: bytes),
+                                       variesWithAccept: choice.variesWithAccept && !thumbor.meta, maxAge: maxAge)
             resultMemory.set(result, forKey: memoryKey)
             let tier: ImageServerCacheTier = switch cached.cacheType {
             case .memory: .resultCacheMemory
@@ -499,8 +508,8 @@ public final class ImageServer: ServerRequestHandler {
     /// server that keeps colour profiles (servers of a fleet sharing a result cache may differ).
     /// This server's result key of `request`: ``resultKey(for:choice:colorProfileHandling:)``
     /// with the server's profile handling, and `|rules:` with a digest of the source rules and
-    /// limits that admitted the result (private sources, the host allow-list, the file root,
-    /// the schemes, the source limits). A server whose rules are tighter, or a restart with
+    /// limits that admitted the result (private sources, the host allow-list, the file root and
+    /// its HTTP fallback, the schemes, the source limits). A server whose rules are tighter, or a restart with
     /// tighter rules, never answers from a result another rule set admitted (servers sharing a
     /// Redis result cache included).
     func resultKey(for request: ThumborRequest, choice: OutputFormatChoice) -> String {
@@ -517,6 +526,8 @@ public final class ImageServer: ServerRequestHandler {
             "addresses=" + configuration.downloaderConfiguration.allowedNonPublicAddresses.sorted().joined(separator: ","),
             "limits=\(configuration.maximumSourceBytes),\(configuration.maximumSourcePixels),\(configuration.maximumTotalSourcePixels),\(configuration.maximumSourceFrames)",
         ].joined(separator: "\n")
+            // Only when on, so that the keys of servers without it stay as they were.
+            + (configuration.fetchesMissingFilesOverHTTP ? "\nmissing-files-over-http" : "")
         return String(SHA256.hash(Data(rules.utf8)).hexString.prefix(16))
     }
 
@@ -533,6 +544,15 @@ public final class ImageServer: ServerRequestHandler {
 
     /// A 200 (or 304 when `If-None-Match` matches) for `result`.
     func imageResponse(_ result: EncodedResult, for request: ServerRequest) -> ServerResponse {
+        var result = result
+        if result.contentType == Self.metadataMediaType {
+            // `?callback=NAME` wraps `/meta/` JSON as JSONP, per request (the cached JSON is the plain one).
+            do {
+                result = try Self.metadataResponse(result, query: request.query)
+            } catch {
+                return Self.failure(error)
+            }
+        }
         var headers: [(name: String, value: String)] = [
             ("Content-Type", result.contentType),
             ("Cache-Control", Self.cacheControl(maxAge: result.maxAge ?? configuration.cacheMaxAge)),

@@ -29,12 +29,22 @@ public struct ImageServerConfiguration: Sendable {
     /// plug-in) and served in a raster format; `false` by default: SVG sources answer `422`.
     /// The output is never SVG. Other vector sources (PDF) are refused either way.
     public var allowsSVGSources: Bool = false
-    /// The directory that plain (scheme-less) sources are read from; `nil` refuses them.
+    /// The directory that plain (scheme-less) sources are read from, as thumbor's
+    /// `file_loader` reads them from `FILE_LOADER_ROOT_PATH`; `nil` (the default) makes them
+    /// HTTP sources, as thumbor's default `http_loader` does: `example.com/a.png` and
+    /// `127.0.0.1:8080/a.png` are fetched from `http://...`, under the same host allow-list and
+    /// address guard as any `http://` source.
     ///
-    /// A plain source is a relative path under this directory: an absolute path, a `..`
-    /// component or a symbolic link that leads out of the directory is refused with `403`; a
-    /// file that does not exist is `404`.
+    /// With a root, a plain source is a path under this directory (leading `/`s dropped, as
+    /// thumbor drops them): a `..` component or a symbolic link that leads out of the directory
+    /// is refused with `403`; a file that does not exist is `404` (or an HTTP source, with
+    /// ``fetchesMissingFilesOverHTTP``).
     public var fileRoot: URL?
+    /// Whether a plain source whose file does not exist under ``fileRoot`` is fetched over HTTP
+    /// instead (`host[:port]/path` from `http://...`, with the allow-list and the address
+    /// guard), as thumbor's `file_loader_http_fallback` loader does; `false` by default (a
+    /// missing file is `404`). Without a file root plain sources are HTTP sources anyway.
+    public var fetchesMissingFilesOverHTTP: Bool = false
     /// Hosts (exact, or `*.example.com` for its subdomains) that http(s) sources may come from;
     /// empty allows any public host. A host not on a non-empty list is refused with `403`, and
     /// redirects are then not followed (a redirect could leave the list): they answer `502`.

@@ -1,5 +1,5 @@
 /// One thumbor-style image URL, parsed: how it is signed, the geometry it asks for, its filters
-/// and its source (`/<signature|unsafe>/[trim/][AxB:CxD/][fit-in/][-]WxH/[halign/][valign/][smart/][filters:.../]<image>`).
+/// and its source (`/<signature|unsafe>/[meta/][trim/][AxB:CxD/][fit-in/][-]WxH/[halign/][valign/][smart/][filters:.../]<image>`).
 ///
 /// ``ThumborURLParser`` makes one from a path with thumbor 7.8's grammar; ``plan(sourceSize:)``
 /// turns it into the crop, size, canvas and flips for a source of a given size, with thumbor's
@@ -96,6 +96,10 @@ public struct ThumborRequest: Hashable, Sendable {
 
     /// The signature or `unsafe`.
     public var security: Security
+    /// `meta/`: the answer is thumbor's JSON metadata of the request (the image's size, the
+    /// crops, resize and flips the transformation does, the target size, the focal points)
+    /// instead of the image; `false` by default.
+    public var meta = false
     /// The part of the path the signature covers: everything after the signature (or
     /// `unsafe`) and its slash, exactly as received (still percent-encoded), as thumbor signs it.
     public var signedPart: String

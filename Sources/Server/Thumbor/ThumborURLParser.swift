@@ -24,13 +24,13 @@ public import WebImageCore
 ///   decoded;
 /// - no `unsafe` or signature first, or a first segment that is neither `unsafe` nor shaped
 ///   like a signature (28 characters of URL-safe base64 ending in `=`);
-/// - `meta/` (thumbor answers JSON metadata there, which this server does not produce) and
-///   `debug/` (thumbor draws the focal points instead of resizing): refused rather than
+/// - `debug/` (thumbor draws the focal points instead of resizing): refused rather than
 ///   silently answered with an image;
 /// - a known filter with arguments thumbor's syntax does not accept or values out of range
 ///   (thumbor drops such a filter silently; refusing makes the mistake visible).
 ///
-/// Unknown filter names are skipped, as thumbor does (``ThumborRequest/ignoredFilters``).
+/// `meta/` sets ``ThumborRequest/meta`` (the server answers thumbor's JSON metadata). Unknown
+/// filter names are skipped, as thumbor does (``ThumborRequest/ignoredFilters``).
 public enum ThumborURLParser {
     /// The request `path` (as received, percent-encoded, without the query) asks for.
     /// - Throws: ``/WebImageCore/WebImageError`` (`.invalidURL`) naming what is malformed and
@@ -62,9 +62,7 @@ public enum ThumborURLParser {
         if match.text(of: .debug) != nil {
             throw WebImageError(.invalidURL, "debug/ (thumbor's focal point drawing) is not supported in \(path)")
         }
-        if match.text(of: .meta) != nil {
-            throw WebImageError(.invalidURL, "meta/ (thumbor's JSON metadata) is not supported in \(path)")
-        }
+        request.meta = match.text(of: .meta) != nil
         if let trim = match.text(of: .trim) {
             request.trim = parseTrim(String(decoding: trim, as: UTF8.self))
         }

@@ -159,7 +159,9 @@ import SwiftWebImage
     func encodedEscapesStayRefused(path: String) async throws {
         let fixture = try ServingFixture()
         let response = await fixture.get(path: path)
-        #expect(response.status == 403 || response.status == 400, "\(path): \(response.status) \(response.text)")
+        // `/etc/passwd` is `etc/passwd` under the root (thumbor's file loader drops leading
+        // slashes), which does not exist there: 404. Never the file outside.
+        #expect([400, 403, 404].contains(response.status), "\(path): \(response.status) \(response.text)")
     }
 
     @Test func maxAgeOverridesTheCacheControl() async throws {

@@ -29,7 +29,6 @@ import WebImageServer
         ("/fit-in/300x200/a.jpg", "'fit-in' is neither unsafe nor a signature"),
         ("/8ammJH8D-7tXy6kU3lTvoXlhu4o/300x200/a.jpg", "is neither unsafe nor a signature"),
         ("/8ammJH8D+7tXy6kU3lTvoXlhu4o=/300x200/a.jpg", "is neither unsafe nor a signature"),
-        ("/unsafe/meta/a.jpg", "meta/"),
         ("/unsafe/debug/a.jpg", "debug/"),
         ("/unsafe/a%FF.jpg", "not UTF-8"),
         ("/unsafe/filters:fill(%FF)/a.jpg", "not UTF-8"),

@@ -29,6 +29,11 @@ struct ThumborGeometry {
     private var canvas: PixelSize?
     /// The manual crop as applied (clamped, in the frame after any trim), for the focal regions.
     private var appliedCrop: ThumborRequest.Crop?
+    /// The transformer's operations so far, as thumbor's `/meta/` lists them.
+    private(set) var operations: [ThumborMetadata.Operation] = []
+    /// The focal points the crop to the aspect ratio centres on, as thumbor's `/meta/` lists
+    /// them (set once the manual crop is done).
+    private(set) var focalPoints: [ThumborMetadata.FocalPoint] = []
     /// The image size before any turn, the plan's ``ThumborPlan/size``.
     private var unturnedSize: PixelSize { turned ? PixelSize(width: current.height, height: current.width) : current }
 
@@ -70,6 +75,7 @@ struct ThumborGeometry {
                 appliedCrop = ThumborRequest.Crop(left: left, top: top, right: right, bottom: bottom)
             }
         }
+        focalPoints = metadataFocalPoints()
         var target = targetSize()
         if request.fitIn == .none {
             if !request.filters.contains(.stretch) { cropToAspectRatio(of: target) }
@@ -77,6 +83,8 @@ struct ThumborGeometry {
         } else {
             fitIn(target: &target)
         }
+        if request.flipsHorizontally { operations.append(.flipHorizontally) }
+        if request.flipsVertically { operations.append(.flipVertically) }
         for filter in request.filters {
             switch filter {
             case .upscale: upscale()
@@ -95,6 +103,7 @@ struct ThumborGeometry {
     /// Keeps the part of the current image from `left`...`right`, `top`...`bottom` (current
     /// pixels, already clamped).
     private mutating func cropTo(left: Int, top: Int, right: Int, bottom: Int) {
+        operations.append(.crop(left: left, top: top, right: right, bottom: bottom))
         region = PixelRect(x: region.x + left, y: region.y + top, width: max(right - left, 1), height: max(bottom - top, 1))
         current = region.size
     }
@@ -157,6 +166,32 @@ struct ThumborGeometry {
         return (Self.floorDivide(totalX, totalWeight), Self.floorDivide(totalY, totalWeight))
     }
 
+    /// thumbor's `adjust_focal_points` as `/meta/` reports them: each `focal` region's centre
+    /// (`left + width // 2`), with its size and area, those outside the manual crop dropped and
+    /// the others moved with it; none left: the `halign`/`valign` point of the current image.
+    private func metadataFocalPoints() -> [ThumborMetadata.FocalPoint] {
+        var points: [ThumborMetadata.FocalPoint] = []
+        for region in request.focalRegions {
+            let width = region.right - region.left, height = region.bottom - region.top
+            var x = region.left + Self.floorHalf(width), y = region.top + Self.floorHalf(height)
+            if let crop = appliedCrop {
+                if x < crop.left || x > crop.right || y < crop.top || y > crop.bottom { continue }
+                x -= crop.left
+                y -= crop.top
+            }
+            points.append(ThumborMetadata.FocalPoint(x: x, y: y, weight: .int(width * height), width: width, height: height, origin: "Explicit"))
+        }
+        if points.isEmpty {
+            let x = Self.int(Double(current.width) * Self.fraction(request.horizontalAlignment))
+            let y = Self.int(Double(current.height) * Self.fraction(request.verticalAlignment))
+            points.append(ThumborMetadata.FocalPoint(x: x, y: y, weight: .float(1), width: 1, height: 1, origin: "alignment"))
+        }
+        return points
+    }
+
+    /// Python's `value // 2`.
+    private static func floorHalf(_ value: Int) -> Int { value >= 0 ? value / 2 : -((-value + 1) / 2) }
+
     /// Python's `//` on non-negative floats (through the exact remainder, as CPython does).
     private static func floorDivide(_ dividend: Double, _ divisor: Double) -> Double {
         let remainder = dividend.truncatingRemainder(dividingBy: divisor)
@@ -169,6 +204,8 @@ struct ThumborGeometry {
     /// thumbor's `resize`: to the target size unless the image has it already.
     private mutating func resize(to target: (width: Double, height: Double)) {
         guard target.width != Double(current.width) || target.height != Double(current.height) else { return }
+        // thumbor resizes to `target or 1`: a float, or the integer 1 for a side of 0.
+        operations.append(.resize(width: target.width == 0 ? .int(1) : .float(target.width), height: target.height == 0 ? .int(1) : .float(target.height)))
         current = PixelSize(width: max(Self.int(target.width), 1), height: max(Self.int(target.height), 1))
     }
 
@@ -186,7 +223,8 @@ struct ThumborGeometry {
         let boxWidth = max(target.width, 1), boxHeight = max(target.height, 1)
         let resizedWidth: Double, resizedHeight: Double
         // thumbor adds 1e-5 so that halves round up despite Python 3's half-to-even `round`.
-        if full ? sourceWidth / boxWidth <= sourceHeight / boxHeight : sourceWidth / boxWidth >= sourceHeight / boxHeight {
+        let widthIsTheBox = full ? sourceWidth / boxWidth <= sourceHeight / boxHeight : sourceWidth / boxWidth >= sourceHeight / boxHeight
+        if widthIsTheBox {
             resizedWidth = boxWidth
             resizedHeight = (sourceHeight * boxWidth / sourceWidth + 1e-5).rounded(.toNearestOrEven)
         } else {
@@ -194,6 +232,8 @@ struct ThumborGeometry {
             resizedHeight = boxHeight
         }
         let resized = PixelSize(width: max(Self.int(resizedWidth), 1), height: max(Self.int(resizedHeight), 1))
+        // The side that is the box's stays thumbor's float; the other is `round`'s integer.
+        operations.append(widthIsTheBox ? .resize(width: .float(boxWidth), height: .int(resized.height)) : .resize(width: .int(resized.width), height: .float(boxHeight)))
         requestedWidth = max(widthIsSource ? current.width : requestedWidth, resized.width)
         requestedHeight = max(heightIsSource ? current.height : requestedHeight, resized.height)
         widthIsSource = false
