@@ -7,8 +7,8 @@ import WebImageCore
 ///    source is loaded: a request the queue cannot take costs no fetch and no decode;
 /// 2. the output format (``OutputFormatChoice/resolve(sourceFormat:sourceIsAnimated:coder:)``)
 ///    and quality;
-/// 3. on a transform slot: the trim scan and the plan (checked against the output limit and
-///    the filters' work limit), the operations (``ThumborRenderer``, starting from a reduced
+/// 3. on a transform slot: the trim scan and the plan (its `smart` crop moved by attention
+///    when the server is set so; checked against the output limit and the filters' work limit), the operations (``ThumborRenderer``, starting from a reduced
 ///    original when one is large enough), the encode;
 /// 4. the store in the result cache, under the result key, in the background.
 ///
@@ -26,6 +26,8 @@ struct ResultRenderStage: Sendable {
     let defaultQuality: Int
     let maximumOutputDimension: Int
     let maximumFilterWork: Int
+    let progressiveJPEG: ProgressiveJPEGMode
+    let smartCrop: SmartCropMode
 
     init(configuration: ImageServerConfiguration, coder: any ImageCoder, resultCache: (any ImageCache)?) {
         self.coder = coder
@@ -35,6 +37,8 @@ struct ResultRenderStage: Sendable {
         defaultQuality = configuration.defaultQuality
         maximumOutputDimension = configuration.maximumOutputDimension
         maximumFilterWork = configuration.maximumFilterWork
+        progressiveJPEG = configuration.progressiveJPEG
+        smartCrop = configuration.smartCrop
     }
 
     /// Takes a place in the transform queue, before the source is loaded; every successful
@@ -70,10 +74,13 @@ struct ResultRenderStage: Sendable {
         }
         let maximumSide = maximumOutputDimension
         let maximumWorkLimit = maximumFilterWork
+        let progressiveJPEG = progressiveJPEG
+        let attention = smartCrop == .attention
         // The plan needs the trimmed region (a scan of the pixels), so it is made in the job.
         let renderer: @Sendable () throws -> ThumborRenderer = {
             let trimmed = thumbor.trim.flatMap { $0.region(in: original.bitmap) }
-            let plan = thumbor.plan(sourceSize: original.pixelSize, trimmedRegion: trimmed)
+            var plan = thumbor.plan(sourceSize: original.pixelSize, trimmedRegion: trimmed)
+            if attention { plan = thumbor.attentionPlan(plan, source: original.bitmap, trimmedRegion: trimmed) }
             for size in [plan.size, plan.canvas].compactMap({ $0 }) where size.width > maximumSide || size.height > maximumSide {
                 throw ServingFailure(400, "the result would be \(size), over the limit of \(maximumSide) pixels per side")
             }
@@ -81,7 +88,7 @@ struct ResultRenderStage: Sendable {
             guard work <= maximumWorkLimit else {
                 throw ServingFailure(400, "the filters ask for \(work) pixel operations on a \(plan.canvas ?? plan.size) result, over the limit of \(maximumWorkLimit)")
             }
-            return ThumborRenderer(request: thumbor, plan: plan, format: format, quality: quality, keepsAnimation: format == .gif, afterFilter: afterFilter)
+            return ThumborRenderer(request: thumbor, plan: plan, format: format, quality: quality, keepsAnimation: format == .gif, progressiveJPEG: progressiveJPEG, afterFilter: afterFilter)
         }
 
         if let beforeTransform { await beforeTransform() }
