@@ -28,6 +28,10 @@ struct ImageCases {
         var thumbnail = ImageDecodeOptions()
         thumbnail.thumbnailPixelSize = fit
         let quality80 = ImageEncodeOptions(compressionQuality: 0.8)
+        // The peers' work: Pillow's and libvips' JPEG encoders write the standard Huffman tables
+        // unless asked (`optimize=True`, `optimize_coding`); the coder's default optimises them
+        // (about 2.1-2.5x the encoding time for 4-8% fewer bytes).
+        let jpeg = JPEGCoder(optimizesHuffmanTables: false)
         switch name {
         case "jpeg-decode":
             let photo = try data("photo.jpg")
@@ -51,7 +55,7 @@ struct ImageCases {
             return { try PNGCoder(compressionLevel: 6).encode(source, as: .png) }
         case "jpeg-encode":
             let image = try JPEGCoder().decode(data("photo.jpg"))
-            return { try JPEGCoder().encode(image, as: .jpeg, options: quality80) }
+            return { try jpeg.encode(image, as: .jpeg, options: quality80) }
         case "gif-decode":
             let gif = try data("anim.gif")
             return {
@@ -77,7 +81,7 @@ struct ImageCases {
             let photo = try data("photo.jpg")
             return {
                 let small = try JPEGCoder().decode(photo, options: thumbnail)
-                return try JPEGCoder().encode(small, as: .jpeg, options: quality80)
+                return try jpeg.encode(small, as: .jpeg, options: quality80)
             }
         default:
             throw WebImageError(.invalidArgument, "unknown image case \(name)")

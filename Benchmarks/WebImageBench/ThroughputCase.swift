@@ -34,7 +34,8 @@ struct ThroughputCase {
             DispatchQueue.concurrentPerform(iterations: count) { _ in
                 do {
                     let thumbnail = try JPEGCoder().decode(photo, options: decode)
-                    let jpeg = try JPEGCoder().encode(thumbnail, as: .jpeg, options: encode)
+                    // Standard Huffman tables, as libvips' encoder writes by default (the peer's work).
+                    let jpeg = try JPEGCoder(optimizesHuffmanTables: false).encode(thumbnail, as: .jpeg, options: encode)
                     bytes.withLock { $0 += jpeg.count }
                 } catch {
                     failure.withLock { $0 = $0 ?? error }

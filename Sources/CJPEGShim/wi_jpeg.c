@@ -378,7 +378,7 @@ static boolean wi_empty_output_buffer(j_compress_ptr cinfo) {
 static void wi_term_destination(j_compress_ptr cinfo) { (void)cinfo; }
 
 int wi_jpeg_encode(const uint8_t *pixels, int width, int height, size_t stride, int quality, int progressive,
-                   int grayscale, const uint8_t *icc, size_t icc_length,
+                   int optimize_coding, int grayscale, const uint8_t *icc, size_t icc_length,
                    uint8_t **output, size_t *output_length, char *message, size_t message_capacity) {
     *output = NULL;
     *output_length = 0;
@@ -423,6 +423,10 @@ int wi_jpeg_encode(const uint8_t *pixels, int width, int height, size_t stride, 
     if (quality < 1) quality = 1;
     if (quality > 100) quality = 100;
     jpeg_set_quality(cinfo, quality, TRUE);
+    // Huffman tables made for this image's symbols (a second pass over the coefficients,
+    // which libjpeg keeps in memory) instead of the standard tables of the JPEG spec's
+    // Annex K. libjpeg turns it on by itself for progressive output.
+    cinfo->optimize_coding = optimize_coding ? TRUE : FALSE;
     if (progressive) jpeg_simple_progression(cinfo);
     jpeg_start_compress(cinfo, TRUE);
     if (icc != NULL && icc_length > 0 && icc_length <= 0xFFFFFFFFu) jpeg_write_icc_profile(cinfo, icc, (unsigned int)icc_length);

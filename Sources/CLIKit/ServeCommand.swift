@@ -155,6 +155,16 @@ struct ServeCommand: Command {
           --webp-method N       libwebp's method for WebP answers, 0 (fastest) to 6
                                 (smallest); default 4, as thumbor's; 2 takes about half
                                 the encoder's time for files about 10% larger.
+          --progressive-jpeg MODE
+                                auto (default): progressive JPEG answers from a size where
+                                progressive files are the smaller (about 200x150 at quality
+                                80, fewer pixels at higher qualities), baseline below; on:
+                                always progressive, as thumbor's PROGRESSIVE_JPEG; off:
+                                always baseline. Huffman tables are optimised either way.
+          --smart MODE          What 'smart' in a URL does: centre (default: the crop is
+                                centred or aligned, as thumbor without a detector) or
+                                attention (the crop goes where edges, skin tones and colour
+                                are, as libvips' attention crop).
           --access-log DEST     '-' standard error (default), a file to append to, or 'off'.
           -h, --help            Show this help.
 

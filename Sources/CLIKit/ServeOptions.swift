@@ -45,7 +45,7 @@ struct ServeOptions: Sendable {
         "--redis", "--redis-namespace", "--redis-sentinel", "--redis-master", "--redis-sentinel-password", "--redis-cluster", "--allow-source-host", "--allow-source-address", "--proxy", "--root", "--max-source-bytes",
         "--max-source-pixels", "--max-total-pixels", "--max-frames", "--max-output", "--max-url-length", "--max-filters", "--max-filter-work",
         "--timeout", "--origin-timeout", "--queue", "--threads", "--workers", "--max-connections",
-        "--max-connections-per-client", "--client-timeout", "--max-age", "--quality", "--webp-method", "--access-log",
+        "--max-connections-per-client", "--client-timeout", "--max-age", "--quality", "--webp-method", "--progressive-jpeg", "--smart", "--access-log",
     ]
     /// The options that may be given several times.
     static let repeatable: Set<String> = ["--allow-source-host", "--allow-source-address"]
@@ -162,6 +162,19 @@ struct ServeOptions: Sendable {
         serve.server.cacheMaxAge = try Self.integer(arguments, "--max-age", in: 0...Int(Int32.max), command: command) ?? serve.server.cacheMaxAge
         serve.server.defaultQuality = try Self.integer(arguments, "--quality", in: 1...100, command: command) ?? serve.server.defaultQuality
         webpMethod = try Self.integer(arguments, "--webp-method", in: 0...6, command: command) ?? webpMethod
+        if let value = arguments.value("--progressive-jpeg") {
+            guard let mode = ProgressiveJPEGMode(rawValue: value.lowercased()) else {
+                throw .usage("\(command): --progressive-jpeg needs auto, on or off, not '\(value)'")
+            }
+            serve.server.progressiveJPEG = mode
+        }
+        if let value = arguments.value("--smart") {
+            let name = value.lowercased() == "center" ? "centre" : value.lowercased()
+            guard let mode = SmartCropMode(rawValue: name) else {
+                throw .usage("\(command): --smart needs centre or attention, not '\(value)'")
+            }
+            serve.server.smartCrop = mode
+        }
 
         // Fetching: many origins at once (ImageServer caps each fetch at the request deadline).
         serve.server.downloaderConfiguration.maxConcurrentDownloads = 16

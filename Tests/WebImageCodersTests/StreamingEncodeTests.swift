@@ -41,12 +41,15 @@ import WebImageTestSupport
     }
 
     /// Case, frame kinds, and SHA-256 of the GIF, the PNG, and both with `maxPixelSize` 20x20,
-    /// as written by the encoders before they streamed (commit 88f0c25).
+    /// as written by the encoders before they streamed (commit 88f0c25). The 20x20 PNGs of
+    /// "colour", "grayThenColourThenAlpha" and "alphaLater" were written again when the PNG
+    /// encoder's strategy choice took `Z_FILTERED` in (issue 34: those frames now deflate with
+    /// it), held and lazy frames giving the same bytes.
     static let golden: [(String, [Int], String, String, String, String)] = [
-        ("colour", [0, 0, 0, 0], "dbbfb4032c49890113c2b1729b5afe06e561de95616dde3ee59910b43dde6a66", "0cb6d4eae5ac833e4438e4e850356a7a9b575064050fbfdafacd04d1e3db1d61", "1f286ee01b28af73b6ac0ca0ff8c0e1286b8ef0b68474f8cdbdd4814bc5db2a2", "788b5a8543ad82bdb01383b46bdce3a048f25cff98d9968563243c1125f2a273"),
+        ("colour", [0, 0, 0, 0], "dbbfb4032c49890113c2b1729b5afe06e561de95616dde3ee59910b43dde6a66", "0cb6d4eae5ac833e4438e4e850356a7a9b575064050fbfdafacd04d1e3db1d61", "1f286ee01b28af73b6ac0ca0ff8c0e1286b8ef0b68474f8cdbdd4814bc5db2a2", "7a6a659e96b17793754500988bd52925c157f65bbca0dc2e34bf08c29e7e6971"),
         ("gray", [1, 1, 1], "f6e80df3b2483f464183a83322ca906772655f6029bb29a38336cb4bb4cda248", "060eaa87f09807d957fb7d87c0adbc8f98a08ffe443858130da27d3f68ce07db", "f9a65e9fd9751f97f59c82ee6ecedca05ed559dce9725cdf9a6644ecfd4865c1", "d6f8b9b0eab964df2e0f29410538b015eb7509e18db1726123c7d1591497facb"),
-        ("grayThenColourThenAlpha", [1, 0, 2, 0, 1], "0a5cadcca7af76244aa0e165bcb9083dc3c2bd0f3ed3e39ebb9e8af69e641f83", "60c2edb68b33cad92a33d2b2692fc3a6ce449edb164f390389a852e7f7e57d58", "496824955960ac5516f0c412b27c2a5e6c8767f2fda799e821c27e4c7ed63332", "4c7d577d76696fc9e767f1c07eff0de0f0a8e04ca68cb039bf4431a0ddda9e6a"),
-        ("alphaLater", [0, 0, 0, 2, 0], "439a37596fb271f573cf0d904b7259cce8caa3c7ac5a9feb62aeadf2248e33d5", "2bcc3cfd8b0b6ddeb3f63d16b46289da8e4ec43eba0a03417d3c1243998d206d", "c8a6b8d0ea0386db0dad5feb41efbb1bc99a070ae798e24e273a72a765bb3042", "2a6b868e2aee3be7a9739a8e47e3318d5b8fb627db4e10c1ccbb4b8b507ebc17"),
+        ("grayThenColourThenAlpha", [1, 0, 2, 0, 1], "0a5cadcca7af76244aa0e165bcb9083dc3c2bd0f3ed3e39ebb9e8af69e641f83", "60c2edb68b33cad92a33d2b2692fc3a6ce449edb164f390389a852e7f7e57d58", "496824955960ac5516f0c412b27c2a5e6c8767f2fda799e821c27e4c7ed63332", "3330dcaba8951c39e57b6c92aac1495ac8f659341dc51ddba41c4dfdf3b78e40"),
+        ("alphaLater", [0, 0, 0, 2, 0], "439a37596fb271f573cf0d904b7259cce8caa3c7ac5a9feb62aeadf2248e33d5", "2bcc3cfd8b0b6ddeb3f63d16b46289da8e4ec43eba0a03417d3c1243998d206d", "c8a6b8d0ea0386db0dad5feb41efbb1bc99a070ae798e24e273a72a765bb3042", "9c632ee5ccbf9f507095403cb0083fa6c32fcc28cde179ab48f0ee9254f164f4"),
     ]
 
     static func hashes(of image: WebImage) throws -> [String] {

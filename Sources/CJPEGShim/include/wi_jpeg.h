@@ -118,13 +118,16 @@ int wi_resample_lanczos3(const uint8_t *source, int source_width, int source_hei
                          uint8_t *destination, int width, int height);
 
 /// Encodes `height` rows of 4-byte RGBX pixels (the fourth byte is ignored) as a baseline
-/// (or progressive) JPEG with 4:2:0 chroma subsampling at `quality` (1...100).
+/// (or progressive) JPEG with 4:2:0 chroma subsampling at `quality` (1...100), with Huffman
+/// tables optimised for the image when `optimize_coding` is non-zero (libjpeg's
+/// `optimize_coding`: smaller files for a second pass over the coefficients; progressive
+/// output is always optimised) or the standard tables otherwise.
 /// The rows are read straight from `pixels`, no copy. On success returns WI_JPEG_OK and a
 /// malloc'ed buffer of exactly `*output_length` bytes in `*output` (free with wi_jpeg_free or
 /// free); on failure WI_JPEG_ERROR and a message in `message`. An ICC profile of `icc_length`
 /// bytes at `icc` (none when NULL or 0) is written in APP2 markers (split as the ICC spec says).
 int wi_jpeg_encode(const uint8_t *pixels, int width, int height, size_t stride, int quality, int progressive,
-                   int grayscale, const uint8_t *icc, size_t icc_length,
+                   int optimize_coding, int grayscale, const uint8_t *icc, size_t icc_length,
                    uint8_t **output, size_t *output_length, char *message, size_t message_capacity);
 
 /// Frees a buffer from wi_jpeg_encode.

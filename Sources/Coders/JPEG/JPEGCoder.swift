@@ -32,21 +32,38 @@ public import WebImageCore
 ///   data (a few KB claiming 7000 x 7000 cannot justify 100 scans of 49 MP).
 /// The marker walk that counts scans and blocks reads no entropy-coded data.
 ///
-/// Encoding writes a baseline 4:2:0 JPEG of the first frame at `compressionQuality` (0...1 mapped
-/// to libjpeg quality 1...100; default 1 gives 100), compositing any alpha onto
-/// `backgroundColor` (default white). `maxPixelSize` downsizes first; `maxFileSize` lowers the
-/// quality step by step until the data fits (or quality 1 is reached).
+/// Encoding writes a 4:2:0 JPEG of the first frame at `compressionQuality` (0...1 mapped to
+/// libjpeg quality 1...100; default 1 gives 100), compositing any alpha onto `backgroundColor`
+/// (default white): baseline, or progressive with ``progressiveEncoding`` (or the request's
+/// `WebImageContext.jpegProgressive`). The Huffman tables are made for each image
+/// (libjpeg's `optimize_coding`, as Pillow's `optimize=True` and thumbor) unless
+/// ``optimizesHuffmanTables`` is `false`: 1-7% fewer bytes for a 1024x768 photo at quality 80,
+/// up to 30% for a thumbnail of a few thousand pixels, for 2.1-2.5 times libjpeg-turbo's
+/// encoding time (a second pass over the coefficients, held in memory: 4.0-5.4 ms instead of
+/// 1.9-2.2 ms at 1024x768). Progressive files are always optimised. `maxPixelSize`
+/// downsizes first; `maxFileSize` lowers the quality step by step until the data fits (or
+/// quality 1 is reached).
 ///
 /// Thread-safety: stateless; call from any thread, concurrently.
 public struct JPEGCoder: ProgressiveImageCoder {
     /// Creates the coder.
-    /// - Parameter progressiveEncoding: Write progressive JPEGs (default `false`: baseline).
-    public init(progressiveEncoding: Bool = false) {
+    /// - Parameters:
+    ///   - progressiveEncoding: Write progressive JPEGs (default `false`: baseline).
+    ///   - optimizesHuffmanTables: Make the Huffman tables for each image (default `true`);
+    ///     `false` writes the standard tables: larger files in less than half the time.
+    public init(progressiveEncoding: Bool = false, optimizesHuffmanTables: Bool = true) {
         self.progressiveEncoding = progressiveEncoding
+        self.optimizesHuffmanTables = optimizesHuffmanTables
     }
 
-    /// Whether ``encode(_:as:options:)`` writes progressive JPEGs.
+    /// Whether ``encode(_:as:options:)`` writes progressive JPEGs when the request's
+    /// `WebImageContext.jpegProgressive` does not say.
     public let progressiveEncoding: Bool
+
+    /// Whether ``encode(_:as:options:)`` makes Huffman tables for each image (libjpeg's
+    /// `optimize_coding`) instead of writing the standard ones; progressive output is optimised
+    /// either way.
+    public let optimizesHuffmanTables: Bool
 
     /// `true` for data that starts with a JPEG SOI marker (`FF D8 FF`).
     public func canDecode(_ data: Data) -> Bool {
@@ -83,14 +100,15 @@ public struct JPEGCoder: ProgressiveImageCoder {
         }
         var quality = max(1, min(100, Int((options.compressionQuality * 100).rounded())))
         let profile = image.colorProfile?.data
+        let progressive = options.context.jpegProgressive ?? progressiveEncoding
         while true {
-            let data = try Self.encode(bitmap, quality: quality, progressive: progressiveEncoding, iccProfile: profile)
+            let data = try Self.encode(bitmap, quality: quality, progressive: progressive, optimizesHuffmanTables: optimizesHuffmanTables, iccProfile: profile)
             guard let limit = options.maxFileSize, data.count > limit, quality > 1 else { return data }
             quality = max(1, quality - max(5, quality / 5))
         }
     }
 
-    static func encode(_ bitmap: Bitmap, quality: Int, progressive: Bool, iccProfile: Data? = nil) throws -> Data {
+    static func encode(_ bitmap: Bitmap, quality: Int, progressive: Bool, optimizesHuffmanTables: Bool = true, iccProfile: Data? = nil) throws -> Data {
         guard bitmap.width > 0, bitmap.height > 0, bitmap.width <= 65500, bitmap.height <= 65500 else {
             throw WebImageError(.encodingFailed, "JPEG cannot hold a \(bitmap.size) image (1...65500 per side)")
         }
@@ -100,7 +118,7 @@ public struct JPEGCoder: ProgressiveImageCoder {
         let status = bitmap.bytes.withUnsafeBufferPointer { pixels in
             (iccProfile ?? Data()).withUnsafeBytes { icc in
                 wi_jpeg_encode(pixels.baseAddress, Int32(bitmap.width), Int32(bitmap.height), bitmap.bytesPerRow,
-                               Int32(quality), progressive ? 1 : 0, 0, icc.bindMemory(to: UInt8.self).baseAddress, icc.count,
+                               Int32(quality), progressive ? 1 : 0, optimizesHuffmanTables ? 1 : 0, 0, icc.bindMemory(to: UInt8.self).baseAddress, icc.count,
                                &output, &length, &message, message.count)
             }
         }

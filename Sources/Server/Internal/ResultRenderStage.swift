@@ -8,8 +8,8 @@ import WebImageCore
 /// 2. the output format (``OutputFormatChoice/resolve(sourceFormat:sourceIsAnimated:coder:)``)
 ///    and quality (`autojpg()` may turn a PNG into JPEG once the pixels are known:
 ///    ``OutputFormatChoice/convertingOpaquePNG(_:sourceFormat:rendered:)``);
-/// 3. on a transform slot: the trim scan and the plan (checked against the output limit and
-///    the filters' work limit), the operations (``ThumborRenderer``, starting from a reduced
+/// 3. on a transform slot: the trim scan and the plan (its `smart` crop moved by attention
+///    when the server is set so; checked against the output limit and the filters' work limit), the operations (``ThumborRenderer``, starting from a reduced
 ///    original when one is large enough), the encode;
 /// 4. the store in the result cache, under the result key, in the background.
 ///
@@ -27,6 +27,8 @@ struct ResultRenderStage: Sendable {
     let defaultQuality: Int
     let maximumOutputDimension: Int
     let maximumFilterWork: Int
+    let progressiveJPEG: ProgressiveJPEGMode
+    let smartCrop: SmartCropMode
 
     init(configuration: ImageServerConfiguration, coder: any ImageCoder, resultCache: (any ImageCache)?) {
         self.coder = coder
@@ -36,6 +38,8 @@ struct ResultRenderStage: Sendable {
         defaultQuality = configuration.defaultQuality
         maximumOutputDimension = configuration.maximumOutputDimension
         maximumFilterWork = configuration.maximumFilterWork
+        progressiveJPEG = configuration.progressiveJPEG
+        smartCrop = configuration.smartCrop
     }
 
     /// Takes a place in the transform queue, before the source is loaded; every successful
@@ -75,12 +79,16 @@ struct ResultRenderStage: Sendable {
         }
         let maximumSide = maximumOutputDimension
         let maximumWorkLimit = maximumFilterWork
+        let progressiveJPEG = progressiveJPEG
+        let attention = smartCrop == .attention
         // The plan needs the trimmed region (a scan of the pixels), so it is made in the job.
         let renderer: @Sendable () throws -> ThumborRenderer = {
             let trimmed = thumbor.trim.flatMap { $0.region(in: original.bitmap) }
             // A reduced decode is planned on its source's size (never trimmed: ShrinkOnLoad).
             let planned = trimmed == nil ? sourceSize ?? original.pixelSize : original.pixelSize
-            let plan = thumbor.plan(sourceSize: planned, trimmedRegion: trimmed)
+            var plan = thumbor.plan(sourceSize: planned, trimmedRegion: trimmed)
+            // `smart` requests are never shrunk on load: the attention scan sees the source's pixels.
+            if attention { plan = thumbor.attentionPlan(plan, source: original.bitmap, trimmedRegion: trimmed) }
             for size in [plan.size, plan.canvas].compactMap({ $0 }) where size.width > maximumSide || size.height > maximumSide {
                 throw ServingFailure(400, "the result would be \(size), over the limit of \(maximumSide) pixels per side")
             }
@@ -88,8 +96,8 @@ struct ResultRenderStage: Sendable {
             guard work <= maximumWorkLimit else {
                 throw ServingFailure(400, "the filters ask for \(work) pixel operations on a \(plan.canvas ?? plan.size) result, over the limit of \(maximumWorkLimit)")
             }
-            return ThumborRenderer(request: thumbor, plan: plan, format: format, quality: quality, keepsAnimation: format == .gif && !thumbor.meta, plannedSourceSize: planned, afterFilter: afterFilter,
-                                   filterImages: filterImages, maximumSide: maximumSide, trimmedRegion: trimmed)
+            return ThumborRenderer(request: thumbor, plan: plan, format: format, quality: quality, keepsAnimation: format == .gif && !thumbor.meta, plannedSourceSize: planned,
+                                   progressiveJPEG: progressiveJPEG, afterFilter: afterFilter, filterImages: filterImages, maximumSide: maximumSide, trimmedRegion: trimmed)
         }
         // thumbor's `autojpg()`: the format may change once the pixels are known.
         let convertsOpaquePNG = thumbor.filters.reduce(false) { current, filter in

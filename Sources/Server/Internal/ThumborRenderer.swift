@@ -1,4 +1,5 @@
 import Foundation
+import WebImageCoders
 import WebImageCore
 import WebImageTransformers
 
@@ -51,6 +52,8 @@ struct ThumborRenderer: Sendable {
     /// reduced decode of it (``ShrinkOnLoad``), whose crop is then mapped onto its pixels;
     /// `nil` when the plan was made for the image itself.
     var plannedSourceSize: PixelSize? = nil
+    /// When JPEG output is progressive.
+    var progressiveJPEG = ProgressiveJPEGMode.automatic
     /// Called on the job's thread after each filter with the number applied so far (a test hook).
     var afterFilter: (@Sendable (Int) -> Void)? = nil
     /// The images of the `watermark(...)` and `frame(...)` filters, by their URL as written
@@ -247,17 +250,25 @@ struct ThumborRenderer: Sendable {
         return .white
     }
 
-    /// `image` encoded with `coder`: the quality for lossy formats, `max_bytes(N)` as the
-    /// encoder's file-size target (it lowers the quality step by step).
+    /// `image` encoded with `coder`: the quality for lossy formats, JPEG progressive or not as
+    /// ``progressiveJPEG`` says for the image's size and the quality, and for JPEG and WebP
+    /// output `max_bytes(N)` with thumbor's search (``ThumborMaxBytes``).
     func encode(_ image: WebImage, coder: any ImageCoder) throws -> Data {
         let lossy: Set<ImageFormat> = [.jpeg, .webp, .avif]
-        var options = ImageEncodeOptions(compressionQuality: lossy.contains(format) ? Double(min(100, max(0, quality))) / 100 : 1, firstFrameOnly: !keepsAnimation)
-        options.backgroundColor = backgroundColor
-        for case .maxBytes(let limit) in request.filters where limit > 0 {
-            options.maxFileSize = limit
-        }
         var image = image
         for case .stripICC in request.filters { image.colorProfile = nil }
-        return try coder.encode(image, as: format, options: options)
+        let pixelCount = image.pixelSize.width * image.pixelSize.height
+        let encode = { (quality: Int) throws -> Data in
+            var options = ImageEncodeOptions(compressionQuality: lossy.contains(format) ? Double(min(100, max(0, quality))) / 100 : 1, firstFrameOnly: !keepsAnimation)
+            options.backgroundColor = backgroundColor
+            if format == .jpeg {
+                options.context.jpegProgressive = progressiveJPEG.isProgressive(pixelCount: pixelCount, quality: quality)
+            }
+            return try coder.encode(image, as: format, options: options)
+        }
+        guard let limit = ThumborMaxBytes.limit(in: request.filters), ThumborMaxBytes.formats.contains(format) else {
+            return try encode(quality)
+        }
+        return try ThumborMaxBytes.fit(limit, quality: quality, encode: encode)
     }
 }

@@ -70,7 +70,11 @@ public import SwiftWebImage
 /// are refused (`422`) unless ``ImageServerConfiguration/allowsSVGSources`` (then the decoded,
 /// rasterised image is served in a raster format); they are never passed through, and other
 /// vector sources (PDF) are refused. The quality is `quality(N)` or
-/// ``ImageServerConfiguration/defaultQuality``; `max_bytes(N)` is the encoder's size target.
+/// ``ImageServerConfiguration/defaultQuality``; `max_bytes(N)` lowers it as thumbor does (JPEG
+/// and WebP only: the quality times 0.75 until the result fits, the first encoding when that
+/// would go below 10). JPEG results have Huffman tables made for them and are progressive as
+/// ``ImageServerConfiguration/progressiveJPEG`` says; `smart` crops as
+/// ``ImageServerConfiguration/smartCrop`` says.
 /// The encoders write no EXIF data, so `strip_exif()` holds already; they embed an ICC profile
 /// only when the server keeps profiles (``ImageServerConfiguration/colorProfileHandling``), and
 /// `strip_icc()` drops it.
@@ -511,9 +515,11 @@ public final class ImageServer: ServerRequestHandler {
     /// limits that admitted the result (private sources, the host allow-list, the file root and
     /// its HTTP fallback, the schemes, the source limits). A server whose rules are tighter, or a restart with
     /// tighter rules, never answers from a result another rule set admitted (servers sharing a
-    /// Redis result cache included).
+    /// Redis result cache included). A `smart` request on a server with the attention crop
+    /// (``ImageServerConfiguration/smartCrop``) adds `|SmartCrop(attention)`.
     func resultKey(for request: ThumborRequest, choice: OutputFormatChoice) -> String {
-        Self.resultKey(for: request, choice: choice, colorProfileHandling: configuration.colorProfileHandling) + "|rules:" + resultKeyRules
+        let smart = request.smart && configuration.smartCrop == .attention ? "|SmartCrop(attention)" : ""
+        return Self.resultKey(for: request, choice: choice, colorProfileHandling: configuration.colorProfileHandling) + smart + "|rules:" + resultKeyRules
     }
 
     /// The digest of `configuration`'s source rules and limits, for result keys.

@@ -92,6 +92,16 @@ public struct ImageServerConfiguration: Sendable {
     /// embedded in the output (``/WebImageCore/ColorProfileHandling/keep``, as thumbor does;
     /// `strip_icc()` then drops it from one result). Results of the two never share a cache key.
     public var colorProfileHandling = ColorProfileHandling.convertToSRGB
+    /// When JPEG results are progressive (thumbor's `PROGRESSIVE_JPEG`):
+    /// ``ProgressiveJPEGMode/automatic`` (the default) from a size that depends on the quality,
+    /// where progressive files become the smaller; ``ProgressiveJPEGMode/on`` always, as
+    /// thumbor; ``ProgressiveJPEGMode/off`` never.
+    public var progressiveJPEG = ProgressiveJPEGMode.automatic
+    /// What `smart` in a URL does: ``SmartCropMode/centre`` (the default, thumbor's without a
+    /// detector) or ``SmartCropMode/attention`` (the crop goes where edges, skin tones and
+    /// colour are). Results of `smart` URLs made with attention never share a cache key with
+    /// centred ones.
+    public var smartCrop = SmartCropMode.centre
 
     /// The bytes of encoded results the server keeps in its own memory tier, in front of the
     /// result cache (default 64 MiB; 0 turns the tier off). A repeated URL is answered from it

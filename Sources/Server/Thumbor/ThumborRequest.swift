@@ -128,7 +128,9 @@ public struct ThumborRequest: Hashable, Sendable {
     public var horizontalAlignment: HorizontalAlignment
     /// `valign`.
     public var verticalAlignment: VerticalAlignment
-    /// `smart` (accepted; without a detector the crop is centred, or aligned as asked).
+    /// `smart`: without a detector the crop is centred, or aligned as asked, as thumbor's;
+    /// a server with ``ImageServerConfiguration/smartCrop`` set to ``SmartCropMode/attention``
+    /// places it where the picture draws the eye.
     public var smart: Bool
     /// The regions of interest of `focal(AxB:CxD)` filters (left, top, right, bottom in
     /// source pixels), in the URL's order: when there are any, the crop to the requested aspect
