@@ -25,10 +25,7 @@ struct MemoryBudgetedCoder: ImageHeaderReader {
     }
 
     func readProperties(of data: Data) throws -> ImageProperties {
-        guard let reader = headerReader(for: data) else {
-            throw WebImageError(.unsupportedFormat, "No coder can read the headers of \(data.count) bytes of \(ImageFormat.detect(data)) data")
-        }
-        return try reader.readProperties(of: data)
+        try HeaderReaderLookup.properties(in: base, of: data)
     }
 
     func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
@@ -53,9 +50,7 @@ struct MemoryBudgetedCoder: ImageHeaderReader {
 
     /// The base coder's header reader for `data`, if it has one.
     private func headerReader(for data: Data) -> (any ImageHeaderReader)? {
-        if let manager = base as? CodersManager { return manager.headerReader(for: data) }
-        guard let reader = base as? any ImageHeaderReader, reader.canDecode(data) else { return nil }
-        return reader
+        HeaderReaderLookup.reader(in: base, for: data)
     }
 
     /// The bytes the decode's bitmaps take, or `nil` when the headers are over the decode's

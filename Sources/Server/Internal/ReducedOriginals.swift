@@ -16,6 +16,7 @@ import WebImageTransformers
 /// Thread-safety: every method may be called from any thread; copies are made with no lock held.
 final class ReducedOriginals: Sendable {
     let capacity: Int
+    static let gap = 3
     /// Each original's levels, half size first, by key; the cost is their bytes.
     private let state = Locked(LRUStorage<[Bitmap]>())
 
@@ -29,7 +30,7 @@ final class ReducedOriginals: Sendable {
     func reduced(_ original: Bitmap, key: String, region: PixelRect, target: PixelSize) -> (bitmap: Bitmap, region: PixelRect)? {
         guard capacity > 0, !original.hasAlpha, !target.isEmpty else { return nil }
         var level = 0
-        while region.width >> (level + 1) >= target.width, region.height >> (level + 1) >= target.height,
+        while region.width >> (level + 1) >= Self.gap * target.width, region.height >> (level + 1) >= Self.gap * target.height,
               original.width >> (level + 1) >= 1, original.height >> (level + 1) >= 1, level < 16 {
             level += 1
         }

@@ -2,21 +2,23 @@ import Foundation
 import WebImageCore
 import WebImageTransformers
 
-/// Shrink-on-load (issue 36): the first request for a source whose result is much smaller
-/// than the source decodes it at a reduced size that still covers the result, as libvips'
-/// `thumbnail` does, instead of at full size: a JPEG at the smallest DCT scale (1/8 ... 7/8)
-/// whose output covers the plan, other formats at the covering size their thumbnail decode
-/// makes (WebP's scaled decode, PNG's streaming reducer, a HEIF's stored thumbnail, ...). The
-/// plan is always computed on the source's full size (so sizes, crops and focal points are
-/// exactly thumbor's), then mapped onto the reduced pixels.
+/// Shrink-on-load (issue 36): a request whose result is much smaller than its JPEG source
+/// decodes the source at a reduced size that still covers the result instead of at full size,
+/// as thumbor's PIL engine (Pillow's `draft`) and libvips' `thumbnail` do: at the largest of the
+/// DCT reductions 1/2, 1/4 and 1/8 that still covers it. The plan is always computed on the
+/// source's full size (so sizes and focal points are exactly thumbor's), then mapped onto the
+/// reduced pixels.
 ///
 /// Which requests take it (decisions):
 /// - only requests that ask for a size, of sources the server's downloader or file loader reads;
-/// - not `trim` (its scan needs the source's own pixels), not `smart` (a detector looks at
-///   the source) and not `/meta/` (its JSON describes the source's own geometry);
-/// - only stills: an animated source is decoded as it is (its frames are composed at full size);
-/// - only when the reduction is at least 2x on both sides; a smaller one saves little and costs
-///   a second resample.
+/// - not `trim` (its scan needs the source's own pixels), not `smart` with the attention crop
+///   (it looks at the source; the default `smart` is a centre crop, as thumbor's without a
+///   detector) and not `/meta/` (its JSON describes the source's own geometry);
+/// - only JPEG stills and only plans without a crop (a `fit-in` box, or a size of the source's
+///   aspect ratio): thumbor crops first, which loads the image whole, so its `draft` only
+///   reduces these; reducing more would move the pixels away from thumbor's answers (other
+///   formats thumbor never reduces either);
+/// - only when the reduction is at least 2x on both sides.
 ///
 /// The reduced image is kept in the originals' memory cache under a key that says what it covers
 /// (``variantKey(for:)``, `ShrinkOnLoad(fit-in 512x512 crop -)`), never under the original's key; the
@@ -27,10 +29,10 @@ enum ShrinkOnLoad {
     /// size (a side given and not `orig`), has no `trim` or `smart`, and the source is read by
     /// the server's downloader or file loader (which decode the bytes with the request's coder;
     /// a scheme loader such as Photos may hand over an image of its own).
-    static func isEligible(_ request: ThumborRequest, url: URL) -> Bool {
+    static func isEligible(_ request: ThumborRequest, url: URL, smart: SmartCropMode = .centre) -> Bool {
         let asksForASize = ((request.width ?? 0) != 0 && !request.usesSourceWidth) || ((request.height ?? 0) != 0 && !request.usesSourceHeight)
         let scheme = url.scheme?.lowercased() ?? ""
-        return asksForASize && request.trim == nil && !request.smart && !request.meta && ["http", "https", "file"].contains(scheme)
+        return asksForASize && request.trim == nil && !(request.smart && smart == .attention) && !request.meta && ["http", "https", "file"].contains(scheme)
     }
 
     /// The least size (upright, aspect ratio kept) a decode of a source of `source` (upright)
@@ -40,6 +42,8 @@ enum ShrinkOnLoad {
         guard !source.isEmpty, !plan.size.isEmpty else { return nil }
         let region = plan.crop ?? PixelRect(x: 0, y: 0, size: source)
         guard region.width > 0, region.height > 0 else { return nil }
+        // A crop makes thumbor load the image whole (Pillow's crop loads it before `draft`).
+        guard region.size == source else { return nil }
         // The region is resized to exactly plan.size: each side needs its own scale; the decode
         // keeps the aspect ratio, so it takes the larger.
         let scale = max(Double(plan.size.width) / Double(region.width), Double(plan.size.height) / Double(region.height))
@@ -49,24 +53,21 @@ enum ShrinkOnLoad {
         return PixelSize(width: max(1, min(source.width, width)), height: max(1, min(source.height, height)))
     }
 
-    /// The size to ask the coder for, upright: for a JPEG the exact output of the smallest DCT
-    /// scale M/8 covering `minimum` (libjpeg rounds scaled sides up), so that the decoder's
-    /// own resample is a no-op; for other formats `minimum` itself.
-    static func decodeSize(for properties: ImageProperties, minimum: PixelSize) -> PixelSize {
-        guard properties.format == .jpeg else { return minimum }
+    /// The size to ask the coder for, upright, or `nil` to decode the source whole: a JPEG's
+    /// output at the largest of the reductions 1/2, 1/4 and 1/8 whose output still covers
+    /// `minimum` (`r * minimum <= size` on both sides, Pillow's `draft` rule, which thumbor's
+    /// PIL engine applies; libjpeg rounds the scaled sides up), so that the decoder's own
+    /// resample is a no-op; `nil` for other formats.
+    static func decodeSize(for properties: ImageProperties, minimum: PixelSize) -> PixelSize? {
+        guard properties.format == .jpeg else { return nil }
         let stored = properties.pixelSize
         let swaps = properties.orientation >= 5
         let needed = swaps ? PixelSize(width: minimum.height, height: minimum.width) : minimum
-        var output = stored
-        for eighths in 1...8 {
-            let width = (stored.width * eighths + 7) / 8
-            let height = (stored.height * eighths + 7) / 8
-            if width >= needed.width, height >= needed.height {
-                output = PixelSize(width: width, height: height)
-                break
-            }
+        for reduction in [8, 4, 2] where reduction * needed.width <= stored.width && reduction * needed.height <= stored.height {
+            let output = PixelSize(width: (stored.width + reduction - 1) / reduction, height: (stored.height + reduction - 1) / reduction)
+            return swaps ? PixelSize(width: output.height, height: output.width) : output
         }
-        return swaps ? PixelSize(width: output.height, height: output.width) : output
+        return nil
     }
 
     /// The originals' cache key part of a reduced decode for `request`: what it covers, from the

@@ -31,10 +31,7 @@ final class ShrinkOnLoadCoder: ImageHeaderReader, @unchecked Sendable {
     }
 
     func readProperties(of data: Data) throws -> ImageProperties {
-        guard let reader = headerReader(for: data) else {
-            throw WebImageError(.unsupportedFormat, "No coder can read the headers of \(data.count) bytes of \(ImageFormat.detect(data)) data")
-        }
-        return try reader.readProperties(of: data)
+        try HeaderReaderLookup.properties(in: base, of: data)
     }
 
     func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
@@ -44,8 +41,9 @@ final class ShrinkOnLoadCoder: ImageHeaderReader, @unchecked Sendable {
             let upright = properties.orientedPixelSize
             decoded.withLock { $0 = upright }
             if properties.frameCount == 1, properties.decodeLimitError(options: options) == nil,
-               let minimum = ShrinkOnLoad.minimumSize(source: upright, plan: plan(upright)) {
-                options.thumbnailPixelSize = ShrinkOnLoad.decodeSize(for: properties, minimum: minimum)
+               let minimum = ShrinkOnLoad.minimumSize(source: upright, plan: plan(upright)),
+               let size = ShrinkOnLoad.decodeSize(for: properties, minimum: minimum) {
+                options.thumbnailPixelSize = size
                 options.preserveAspectRatio = false
             }
         }
@@ -54,8 +52,6 @@ final class ShrinkOnLoadCoder: ImageHeaderReader, @unchecked Sendable {
 
     /// The base coder's header reader for `data`, if it has one.
     private func headerReader(for data: Data) -> (any ImageHeaderReader)? {
-        if let manager = base as? CodersManager { return manager.headerReader(for: data) }
-        guard let reader = base as? any ImageHeaderReader, reader.canDecode(data) else { return nil }
-        return reader
+        HeaderReaderLookup.reader(in: base, for: data)
     }
 }

@@ -126,8 +126,8 @@ public final class ImageServer: ServerRequestHandler {
     /// The coder sources are decoded with (under the memory budget, when there is one): the
     /// base of a shrink-on-load request's coder.
     let sourceDecoder: any ImageCoder
-    /// The full sizes of sources decoded at a reduced size (``ShrinkOnLoad``).
-    let sourceSizes = SourceSizes()
+    /// The reduced decodes of shrink-on-load requests (``ShrinkOnLoad``), with their sources' sizes.
+    let shrunkOriginals: ShrunkOriginals
     let signer: ThumborSigner?
     /// Test hooks (internal).
     let hooks = Locked(Hooks())
@@ -190,6 +190,7 @@ public final class ImageServer: ServerRequestHandler {
         resultMemory = ResultMemoryTier(capacity: configuration.resultMemoryCapacity)
         renderStage = ResultRenderStage(configuration: configuration, coder: coder, resultCache: resultCache)
         sourceDecoder = configuration.memoryBudget?.budgeting(coder) ?? coder
+        shrunkOriginals = ShrunkOriginals(capacity: configuration.shrinksOnLoad ? configuration.reducedOriginalsCapacity : 0)
         resultKeyRules = Self.sourceRulesTag(configuration)
         signer = configuration.securityKey.map { ThumborSigner(key: $0) }
     }
@@ -415,18 +416,30 @@ public final class ImageServer: ServerRequestHandler {
         defer { renderStage.release() }
         let budget = configuration.memoryBudget
         var context = originalContext(loader: source.loader)
-        // Shrink-on-load: a reduced decode that covers this request, kept apart from the
-        // original in the originals' memory cache (ShrinkOnLoad). Filter images load whole.
-        let shrink = configuration.shrinksOnLoad && ShrinkOnLoad.isEligible(thumbor, url: source.url)
+        // Shrink-on-load (ShrinkOnLoad): a reduced decode that covers this request, from the
+        // source's bytes (the disk cache's, the file's or the origin's), never from a whole
+        // original in memory, and never stored in the originals' cache: the server keeps it
+        // (ShrunkOriginals). Filter images load whole.
+        let shrink = configuration.shrinksOnLoad && ShrinkOnLoad.isEligible(thumbor, url: source.url, smart: configuration.smartCrop)
             ? ShrinkOnLoadCoder(base: sourceDecoder, plan: { thumbor.plan(sourceSize: $0) }) : nil
+        var shrunkKey: String?
         if let shrink {
+            let variant = ShrinkOnLoad.variantKey(for: thumbor)
             context.imageCoder = shrink
-            context.imageTransformer = ShrinkOnLoadMarker(transformerKey: ShrinkOnLoad.variantKey(for: thumbor))
-            context.storeCacheType = .memory
+            context.imageTransformer = ShrinkOnLoadMarker(transformerKey: variant)
+            context.queryCacheType = ImageCacheType.none
+            context.storeCacheType = ImageCacheType.none
+            context.originalQueryCacheType = .disk
+            shrunkKey = (manager.originalCacheKey(for: source.url, context: context) ?? source.url.absoluteString) + "|" + variant
         }
+        let shrunkHit = shrunkKey.flatMap { shrunkOriginals.entry(forKey: $0) }
         let sourceContext = context
+        let hitKey = shrunkKey ?? ""
         let outcome = await filterSources.load(alongside: source, source: { [self] resolved in
-            try await manager.loadImage(with: resolved.url, options: [.retryFailed], context: sourceContext)
+            if let shrunkHit {
+                return ImageLoadResult(image: shrunkHit.image, data: nil, cacheType: .memory, url: resolved.url, cacheKey: hitKey)
+            }
+            return try await manager.loadImage(with: resolved.url, options: [.retryFailed], context: sourceContext)
         }, with: { [self] resolved in
             try await manager.loadImage(with: resolved.url, options: [.retryFailed], context: originalContext(loader: resolved.loader))
         }, release: { budget?.releaseDecode(of: $0) })
@@ -459,12 +472,12 @@ public final class ImageServer: ServerRequestHandler {
             }
         }
         var sourceSize: PixelSize?
-        if shrink != nil, let originalKey = manager.originalCacheKey(for: source.url, context: context) {
-            if let decoded = shrink?.sourceSize {
-                sourceSizes.record(decoded, forKey: originalKey)
+        if let shrunkKey {
+            if let shrunkHit {
+                sourceSize = shrunkHit.sourceSize
+            } else if let decoded = shrink?.sourceSize ?? shrunkOriginals.entry(forKey: shrunkKey)?.sourceSize {
                 sourceSize = decoded
-            } else {
-                sourceSize = sourceSizes.size(forKey: originalKey)
+                shrunkOriginals.store(ShrunkOriginals.Entry(image: original, sourceSize: decoded), forKey: shrunkKey)
             }
         }
         let result = try await renderStage.render(

@@ -79,7 +79,7 @@ final class ServingFixture: Sendable {
 
     /// A fixture; `configure` adjusts the configuration (unsigned URLs and private sources are
     /// allowed unless it says otherwise, so tests reach the loopback origin).
-    init(resultCache: (any ImageCache)? = nil, routes: [String: LoopbackHTTPServer.Route] = [:], _ configure: (inout ImageServerConfiguration) -> Void = { _ in }) throws {
+    init(resultCache: (any ImageCache)? = nil, originalsCache: (any ImageCache)? = nil, routes: [String: LoopbackHTTPServer.Route] = [:], _ configure: (inout ImageServerConfiguration) -> Void = { _ in }) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root.appendingPathComponent("photos"), withIntermediateDirectories: true)
         try Self.jpeg().write(to: root.appendingPathComponent("photos/a.jpg"))
@@ -102,7 +102,7 @@ final class ServingFixture: Sendable {
         configuration.requestTimeout = .seconds(600)
         configuration.downloaderConfiguration.downloadTimeout = 600
         configure(&configuration)
-        server = ImageServer(configuration: configuration, originalsCache: MemoryCache(), resultCache: resultCache, coder: Self.coders)
+        server = ImageServer(configuration: configuration, originalsCache: originalsCache ?? MemoryCache(), resultCache: resultCache, coder: Self.coders)
         manager = server.manager
     }
 

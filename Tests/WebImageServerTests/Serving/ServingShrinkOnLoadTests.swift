@@ -4,12 +4,14 @@ import SwiftWebImage
 import WebImageTestSupport
 @testable import WebImageServer
 
-/// Shrink-on-load (issue 36): a source whose result is at least 2x smaller is decoded at a
-/// reduced size that covers the result (a JPEG's DCT scaling), planned on the source's full
-/// size, kept under its own key, and never stands in for a request that needs more pixels.
+/// Shrink-on-load (issue 36): a JPEG source whose result is at least 2x smaller, with no crop, is
+/// decoded at the largest DCT reduction (1/2, 1/4, 1/8) that covers the result, as thumbor's
+/// `draft`, planned on the source's full size, kept under its own key, and never stands in for a
+/// request that needs more pixels.
 @Suite struct ServingShrinkOnLoadTests {
     /// A 1600x1200 (and a 1601x1201) photo-like JPEG, made once.
     static let photo = try! JPEGCoder().encode(WebImage(bitmap: Pixels.smooth(width: 1600, height: 1200)), as: .jpeg, options: ImageEncodeOptions(compressionQuality: 0.9))
+    static let png = try! PNGCoder().encode(WebImage(bitmap: Pixels.smooth(width: 1600, height: 1200)), as: .png)
     static let oddPhoto = try! JPEGCoder().encode(WebImage(bitmap: Pixels.smooth(width: 1601, height: 1201)), as: .jpeg, options: ImageEncodeOptions(compressionQuality: 0.9))
 
     /// A fixture with the photos under its root, recording the size of every loaded source.
@@ -17,10 +19,14 @@ import WebImageTestSupport
         let fixture: ServingFixture
         let loads = Locked<[(size: PixelSize, cacheType: ImageCacheType)]>([])
 
-        init(shrinks: Bool = true) throws {
-            fixture = try ServingFixture { $0.shrinksOnLoad = shrinks }
+        init(shrinks: Bool = true, originals: (any ImageCache)? = nil, configure: (inout ImageServerConfiguration) -> Void = { _ in }) throws {
+            fixture = try ServingFixture(originalsCache: originals) {
+                $0.shrinksOnLoad = shrinks
+                configure(&$0)
+            }
             try ServingShrinkOnLoadTests.photo.write(to: fixture.root.appendingPathComponent("big.jpg"))
             try ServingShrinkOnLoadTests.oddPhoto.write(to: fixture.root.appendingPathComponent("odd.jpg"))
+            try ServingShrinkOnLoadTests.png.write(to: fixture.root.appendingPathComponent("big.png"))
             let loads = loads
             fixture.server.hooks.withLock { $0.afterLoad = { result in
                 if let image = result.image { loads.withLock { $0.append((image.pixelSize, result.cacheType)) } }
@@ -50,7 +56,7 @@ import WebImageTestSupport
 
     @Test func theResultMatchesAFullDecodesWithinTheResamplingDifference() async throws {
         let shrinking = try Server(), full = try Server(shrinks: false)
-        for path in ["fit-in/200x150/filters:format(png)/big.jpg", "300x300/filters:format(png)/big.jpg", "100x100:900x700/200x150/filters:format(png)/big.jpg", "-180x-90/right/top/filters:format(png)/big.jpg"] {
+        for path in ["fit-in/200x150/filters:format(png)/big.jpg", "400x0/filters:format(png)/big.jpg", "-200x-150/filters:format(png)/big.jpg", "full-fit-in/300x100/filters:format(png)/big.jpg"] {
             let reduced = try await shrinking.get(path), whole = try await full.get(path)
             #expect(reduced.loaded.width < 1600, "\(path) starts from a reduced decode")
             #expect(whole.loaded == PixelSize(width: 1600, height: 1200))
@@ -62,7 +68,7 @@ import WebImageTestSupport
 
     /// Sizes are planned on the source's own size, never on the reduced one's (1601x1201 at 1/8
     /// is 201x151, whose aspect ratio rounds differently).
-    @Test(arguments: ["fit-in/150x150/odd.jpg", "fit-in/199x0/odd.jpg", "0x149/odd.jpg", "full-fit-in/123x77/odd.jpg", "adaptive-fit-in/90x200/odd.jpg"])
+    @Test(arguments: ["fit-in/150x150/odd.jpg", "fit-in/199x0/odd.jpg", "fit-in/0x149/odd.jpg", "full-fit-in/123x77/odd.jpg", "adaptive-fit-in/90x200/odd.jpg"])
     func sizesAreThoseOfTheFullSource(_ path: String) async throws {
         let reduced = try await Server().get(path), whole = try await Server(shrinks: false).get(path)
         #expect(reduced.loaded.width < 1601)
@@ -82,7 +88,10 @@ import WebImageTestSupport
         #expect(whole.image.pixelSize == PixelSize(width: 1600, height: 1200))
     }
 
-    @Test(arguments: ["trim/200x150/big.jpg", "200x150/smart/big.jpg", "1200x900/big.jpg"])
+    /// As thumbor: a crop (manual, or to another aspect ratio) is made on the whole image
+    /// (Pillow's crop loads it before `draft` could reduce it), and so are `trim`, `smart`, a
+    /// reduction under 2x, and a source that is no JPEG.
+    @Test(arguments: ["trim/200x150/big.jpg", "1200x900/big.jpg", "300x300/big.jpg", "100x100:900x700/200x150/big.jpg", "-180x-90/right/top/big.jpg", "fit-in/200x150/big.png"])
     func requestsThatNeedTheSourcesPixelsDecodeItWhole(_ path: String) async throws {
         let result = try await Server().get(path)
         #expect(result.loaded == PixelSize(width: 1600, height: 1200), "\(path)")
@@ -95,8 +104,55 @@ import WebImageTestSupport
         #expect(result.image.frameCount == 3)
     }
 
+    /// `smart` is a centre crop by default (thumbor's without a detector): reduced as any other
+    /// request; with the attention crop, which looks at the source, whole.
+    @Test func smartIsReducedUnlessTheAttentionCropLooks() async throws {
+        let centre = try await Server().get("fit-in/200x150/smart/big.jpg")
+        #expect(centre.loaded == PixelSize(width: 200, height: 150))
+        let attention = try Server(configure: { $0.smartCrop = .attention })
+        #expect(try await attention.get("fit-in/200x150/smart/big.jpg").loaded == PixelSize(width: 1600, height: 1200))
+    }
+
     @Test func offDecodesEverySourceWhole() async throws {
         let result = try await Server(shrinks: false).get("fit-in/200x150/big.jpg")
         #expect(result.loaded == PixelSize(width: 1600, height: 1200))
+    }
+
+    /// Requests that decode the source whole and reduced, at once for one new source, each get
+    /// their own decode: never the other's (a crop from a reduced decode, or a reduction from
+    /// the whole one).
+    @Test func concurrentWholeAndReducedDecodesNeverMix() async throws {
+        let paths = ["300x300/filters:format(png)/big.jpg", "fit-in/200x150/filters:format(png)/big.jpg"]
+        var expected: [String: Bitmap] = [:]
+        for path in paths {
+            expected[path] = try await Server().get(path).image.bitmap
+        }
+        for _ in 0..<3 {
+            let server = try Server()
+            let results = try await withThrowingTaskGroup(of: (String, Bitmap).self) { group in
+                for index in 0..<8 {
+                    let path = paths[index % 2]
+                    group.addTask { (path, try await server.get(path).image.bitmap) }
+                }
+                return try await group.reduce(into: [(String, Bitmap)]()) { $0.append($1) }
+            }
+            for (path, bitmap) in results {
+                #expect(bitmap == expected[path], "\(path) from a decode of its own kind")
+            }
+        }
+    }
+
+    /// With the production caches (memory and disk): a source first decoded whole (a crop) and
+    /// then asked for a reduced size is decoded reduced from the disk cache's bytes, not resized
+    /// from the whole original in memory.
+    @Test func aReducedDecodeComesFromTheDiskCacheBytesAfterAWholeOne() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shrink-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try Server(originals: WebImageCache(namespace: "originals", directory: folder, coder: ServingFixture.coders))
+        let whole = try await server.get("-286x87/filters:fill(abc):watermark(b.png,center,30p,8,36,37)/big.jpg")
+        #expect(whole.image.pixelSize == PixelSize(width: 286, height: 87))
+        let reduced = try await server.get("fit-in/200x150/big.jpg")
+        #expect(reduced.loaded == PixelSize(width: 200, height: 150))
+        #expect(reduced.cacheType == .disk)
     }
 }

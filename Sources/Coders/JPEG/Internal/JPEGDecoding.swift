@@ -182,7 +182,12 @@ enum JPEGDecoding {
         if convertsRGBRows { wi_jpeg_decoder_use_rgb_output(decoder) }
 
         var outWidth: Int32 = 0, outHeight: Int32 = 0
-        let startStatus = wi_jpeg_decoder_start(decoder, eighths, eighths < 8 ? 1 : 0, &outWidth, &outHeight)
+        // The fast IDCT without fancy upsampling when the scaled output is resampled again
+        // (its errors are averaged away); the accurate one when it is the answer itself (a
+        // thumbnail the size of a DCT scale: the server's shrink-on-load, as Pillow's draft).
+        let scaledSize = PixelSize(width: (sourceSize.width * Int(eighths) + 7) / 8, height: (sourceSize.height * Int(eighths) + 7) / 8)
+        let fast: Int32 = eighths < 8 && scaledSize != target ? 1 : 0
+        let startStatus = wi_jpeg_decoder_start(decoder, eighths, fast, &outWidth, &outHeight)
         guard startStatus == WI_JPEG_OK else { throw failure(startStatus, "start") }
         let width = Int(outWidth), height = Int(outHeight)
         guard width > 0, height > 0 else {
