@@ -34,7 +34,8 @@ struct ResultRenderStage: Sendable {
         self.coder = coder
         self.resultCache = resultCache
         admission = TransformAdmission(concurrency: configuration.transformConcurrency, maximumQueued: configuration.maximumQueuedTransforms)
-        reducedOriginals = ReducedOriginals(capacity: configuration.reducedOriginalsCapacity)
+        // With shrink-on-load the server's reduced decodes take half of this capacity (ImageServer).
+        reducedOriginals = ReducedOriginals(capacity: configuration.shrinksOnLoad ? configuration.reducedOriginalsCapacity / 2 : configuration.reducedOriginalsCapacity)
         defaultQuality = configuration.defaultQuality
         maximumOutputDimension = configuration.maximumOutputDimension
         maximumFilterWork = configuration.maximumFilterWork

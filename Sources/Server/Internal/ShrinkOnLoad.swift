@@ -32,6 +32,10 @@ enum ShrinkOnLoad {
     static func isEligible(_ request: ThumborRequest, url: URL, smart: SmartCropMode = .centre) -> Bool {
         let asksForASize = ((request.width ?? 0) != 0 && !request.usesSourceWidth) || ((request.height ?? 0) != 0 && !request.usesSourceHeight)
         let scheme = url.scheme?.lowercased() ?? ""
+        // Only JPEGs are reduced: a source named as another format is not worth the disk-only
+        // query of the original (the decode would be whole anyway).
+        let otherFormats: Set<String> = ["png", "gif", "webp", "avif", "heic", "heif", "jxl", "tif", "tiff", "bmp", "ico", "cur", "svg", "pdf"]
+        guard !otherFormats.contains(url.pathExtension.lowercased()) else { return false }
         return asksForASize && request.trim == nil && !(request.smart && smart == .attention) && !request.meta && ["http", "https", "file"].contains(scheme)
     }
 

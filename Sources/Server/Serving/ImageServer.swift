@@ -190,7 +190,9 @@ public final class ImageServer: ServerRequestHandler {
         resultMemory = ResultMemoryTier(capacity: configuration.resultMemoryCapacity)
         renderStage = ResultRenderStage(configuration: configuration, coder: coder, resultCache: resultCache)
         sourceDecoder = configuration.memoryBudget?.budgeting(coder) ?? coder
-        shrunkOriginals = ShrunkOriginals(capacity: configuration.shrinksOnLoad ? configuration.reducedOriginalsCapacity : 0)
+        // Half of the reduced copies' capacity (the render stage keeps the other half for its
+        // halved copies), so that the caches stay within --memory-cache-mb.
+        shrunkOriginals = ShrunkOriginals(capacity: configuration.shrinksOnLoad ? configuration.reducedOriginalsCapacity / 2 : 0)
         resultKeyRules = Self.sourceRulesTag(configuration)
         signer = configuration.securityKey.map { ThumborSigner(key: $0) }
     }
@@ -430,6 +432,8 @@ public final class ImageServer: ServerRequestHandler {
             context.queryCacheType = ImageCacheType.none
             context.storeCacheType = ImageCacheType.none
             context.originalQueryCacheType = .disk
+            // The source's bytes are stored on disk (and a Redis hit copied to the local disk).
+            context.originalStoreCacheType = .disk
             shrunkKey = (manager.originalCacheKey(for: source.url, context: context) ?? source.url.absoluteString) + "|" + variant
         }
         let shrunkHit = shrunkKey.flatMap { shrunkOriginals.entry(forKey: $0) }

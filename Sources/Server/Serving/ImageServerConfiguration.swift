@@ -111,6 +111,8 @@ public struct ImageServerConfiguration: Sendable {
     /// opaque still source), so that a resize starts from the smallest copy still at least as
     /// large as its target instead of the full original (default 128 MiB; 0 turns them off:
     /// every resize then starts from the original, several times slower for large reductions).
+    ///
+    /// With ``shrinksOnLoad``, half of it holds the reduced decodes of shrink-on-load requests.
     public var reducedOriginalsCapacity: Int = 128 * 1024 * 1024
     /// Whether a source whose result is at least 2x smaller on both sides is decoded at a
     /// reduced size that still covers the result (shrink-on-load, as libvips' `thumbnail`: a

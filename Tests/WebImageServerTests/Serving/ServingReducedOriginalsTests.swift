@@ -21,14 +21,15 @@ import WebImageTransformers
         let reduced = ReducedOriginals(capacity: 1 << 24)
         let original = TestImages.gradient(width: 400, height: 200)
         let whole = PixelRect(x: 0, y: 0, width: 400, height: 200)
-        let copy = reduced.reduced(original, key: "k", region: whole, target: PixelSize(width: 90, height: 40))
+        // The smallest copy that still leaves at least a 3x reduction to the resampler.
+        let copy = reduced.reduced(original, key: "k", region: whole, target: PixelSize(width: 30, height: 13))
         #expect(copy?.bitmap.size == PixelSize(width: 100, height: 50))
         #expect(copy?.region == PixelRect(x: 0, y: 0, width: 100, height: 50))
-        let cropped = reduced.reduced(original, key: "k", region: PixelRect(x: 40, y: 20, width: 200, height: 100), target: PixelSize(width: 50, height: 50))
+        let cropped = reduced.reduced(original, key: "k", region: PixelRect(x: 40, y: 20, width: 200, height: 100), target: PixelSize(width: 16, height: 16))
         #expect(cropped?.region == PixelRect(x: 20, y: 10, width: 100, height: 50))
         #expect(reduced.usage.count == 1)
-        // Less than a halving: the original itself.
-        #expect(reduced.reduced(original, key: "k", region: whole, target: PixelSize(width: 201, height: 50)) == nil)
+        // A copy would leave less than 3x: the original itself.
+        #expect(reduced.reduced(original, key: "k", region: whole, target: PixelSize(width: 67, height: 30)) == nil)
         // Transparent sources are never box-averaged.
         #expect(reduced.reduced(TestImages.gradient(width: 400, height: 200, alpha: true), key: "a", region: whole, target: PixelSize(width: 50, height: 25)) == nil)
         #expect(ReducedOriginals(capacity: 0).reduced(original, key: "k", region: whole, target: PixelSize(width: 50, height: 25)) == nil)
@@ -39,8 +40,8 @@ import WebImageTransformers
         let whole = PixelRect(x: 0, y: 0, width: 400, height: 200)
         // One 200x100 copy is 80,000 bytes: room for one.
         let reduced = ReducedOriginals(capacity: 100_000)
-        _ = reduced.reduced(original, key: "a", region: whole, target: PixelSize(width: 150, height: 80))
-        _ = reduced.reduced(original, key: "b", region: whole, target: PixelSize(width: 150, height: 80))
+        _ = reduced.reduced(original, key: "a", region: whole, target: PixelSize(width: 60, height: 30))
+        _ = reduced.reduced(original, key: "b", region: whole, target: PixelSize(width: 60, height: 30))
         #expect(reduced.usage.count == 1)
         #expect(reduced.usage.cost <= 100_000)
     }
@@ -55,10 +56,10 @@ import WebImageTransformers
         let pyramid = try ServingFixture { $0.shrinksOnLoad = false }
         try photo.write(to: direct.root.appendingPathComponent("photo.jpg"))
         try photo.write(to: pyramid.root.appendingPathComponent("photo.jpg"))
-        let path = "/unsafe/fit-in/150x150/filters:format(png)/photo.jpg"
+        let path = "/unsafe/fit-in/60x60/filters:format(png)/photo.jpg"
         let a = try ServingFixture.decode(await direct.get(path: path)).bitmap
         let b = try ServingFixture.decode(await pyramid.get(path: path)).bitmap
-        #expect(a.size == PixelSize(width: 150, height: 113))
+        #expect(a.size == PixelSize(width: 60, height: 45))
         #expect(b.size == a.size)
         #expect(pyramid.server.reducedOriginals.usage.count == 1)
         #expect(direct.server.reducedOriginals.usage.count == 0)

@@ -80,9 +80,12 @@ extension RedisImageCache: ImageCache {
     }
 
     /// Writes a hit's data to the disk tier of ``hitCopyCache``, if there is one and the
-    /// request's ``/WebImageCore/WebImageContext/storeCacheType`` does not leave disk out.
+    /// request's ``/WebImageCore/WebImageContext/storeCacheType`` does not leave disk out, or
+    /// its ``/WebImageCore/WebImageContext/originalStoreCacheType`` says disk (a transformed
+    /// request that stores only its original: a hit of the original's key is copied).
     private func copyHit(_ data: Data, forKey key: String, context: WebImageContext) async {
-        guard let local = hitCopyCache, context.storeCacheType?.includesDisk ?? true else { return }
+        let storesOnDisk = (context.storeCacheType?.includesDisk ?? true) || (context.originalStoreCacheType?.includesDisk ?? false)
+        guard let local = hitCopyCache, storesOnDisk else { return }
         try? await local.store(nil, data: data, forKey: key, options: [], context: context, cacheType: .disk)
     }
 
