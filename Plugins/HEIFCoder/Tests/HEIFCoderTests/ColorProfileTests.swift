@@ -6,7 +6,7 @@ import WebImageTestSupport
 
 /// HEIF colour (issue 31): heif-enc's lossless HEIC with Display P3 code points (`nclx`), and
 /// with the ICC profile of a tagged PNG, decode to the photo's sRGB colours.
-@Suite(.enabled(if: ReferenceTools.available, "heif-enc/heif-convert are not installed (apt-get install libheif-examples): skipped"))
+@Suite(.onOwnThreads, .enabled(if: ReferenceTools.available, "heif-enc/heif-convert are not installed (apt-get install libheif-examples): skipped"))
 struct ColorProfileTests {
     static func encode(_ png: Data, _ arguments: [String]) async throws -> Data {
         let folder = try ReferenceTools.makeFolder()
@@ -44,7 +44,7 @@ struct ColorProfileTests {
 }
 
 /// ``ColorProfileHandling/keep`` through the HEIC encoder (issue 31).
-@Suite(.enabled(if: HEIFCoder().canEncode(to: .heic), "libheif has no HEVC encoder: skipped"))
+@Suite(.onOwnThreads, .enabled(if: HEIFCoder().canEncode(to: .heic), "libheif has no HEVC encoder: skipped"))
 struct HEIFColorProfileKeepingTests {
     @Test func aKeptProfileRoundTripsThroughTheEncoder() throws {
         let keep = ColorFixtures.keepProfile

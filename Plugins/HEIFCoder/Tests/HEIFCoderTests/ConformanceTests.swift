@@ -11,7 +11,7 @@ import WebImageTestSupport
 /// 10-bit fixture as a 16-bit PNG, which PNGCoder reduces to 8 bits; the coder asks libheif
 /// for RGBA8). Measured with libheif 1.15.1: 0 on every heif-enc file here, at most 1 level
 /// on SDWebImage's fixtures.
-@Suite(.enabled(if: ReferenceTools.available, "heif-enc / heif-convert are not installed (apt-get install libheif-examples): skipped"))
+@Suite(.onOwnThreads, .enabled(if: ReferenceTools.available, "heif-enc / heif-convert are not installed (apt-get install libheif-examples): skipped"))
 struct ConformanceTests {
     static let tolerance = 1
 

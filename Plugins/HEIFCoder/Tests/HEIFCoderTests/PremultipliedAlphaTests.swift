@@ -6,7 +6,7 @@ import SwiftWebImage
 
 /// A file whose alpha is marked premultiplied (`prem`) decodes to straight alpha, the bitmap's
 /// convention: libheif 1.15 hands its colour over still multiplied.
-@Suite(.enabled(if: ReferenceTools.available, "heif-enc is not installed (apt-get install libheif-examples): skipped"))
+@Suite(.onOwnThreads, .enabled(if: ReferenceTools.available, "heif-enc is not installed (apt-get install libheif-examples): skipped"))
 struct PremultipliedAlphaTests {
     /// `bitmap` written by heif-enc with `arguments`.
     static func heifEnc(_ bitmap: Bitmap, _ arguments: [String]) async throws -> Data {

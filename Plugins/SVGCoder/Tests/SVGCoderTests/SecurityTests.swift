@@ -6,7 +6,7 @@ import WebImageTestSupport
 
 /// Nothing outside the data is loaded: files, loopback http, XInclude and external entities
 /// draw nothing and are never fetched; `data:` images are drawn.
-@Suite struct SecurityTests {
+@Suite(.onOwnThreads) struct SecurityTests {
     /// A 40x40 document that draws `image` over a transparent background.
     static func document(image href: String) -> String {
         """

@@ -6,7 +6,7 @@ import WebImageTestSupport
 
 /// Encoding: RGB(A) 8-bit, deflate or LZW, pages, kept profiles; checked with libtiff's
 /// `tiffinfo` when it is installed.
-@Suite struct EncodingTests {
+@Suite(.onOwnThreads) struct EncodingTests {
     @Test(arguments: [(TIFFCoder.Compression.deflate, "AdobeDeflate"), (.lzw, "LZW"), (.none, "None")])
     func compressionIsTheOneAsked(_ compression: TIFFCoder.Compression, _ name: String) async throws {
         let source = WebImage(bitmap: TestImages.gradient(width: 30, height: 20, seed: 5, alpha: true))

@@ -6,7 +6,7 @@ import WebImageTestSupport
 
 /// Thumbnails: from a reduced-resolution preview when the file has one large enough, else from
 /// rows reduced as they are decoded.
-@Suite struct ThumbnailTests {
+@Suite(.onOwnThreads) struct ThumbnailTests {
     static func solid(_ width: Int, _ height: Int, _ color: RGBAColor) throws -> WebImage {
         WebImage(bitmap: try Bitmap(width: width, height: height, fill: color, hasAlpha: false))
     }

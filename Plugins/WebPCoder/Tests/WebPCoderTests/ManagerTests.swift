@@ -14,7 +14,7 @@ private let patientDownloads: DownloaderConfiguration = {
 
 /// End to end: registered in a coders manager, the plug-in makes `ImageManager` load WebP URLs;
 /// before it is registered, they fail with a clear error.
-@Suite struct ManagerTests {
+@Suite(.onOwnThreads) struct ManagerTests {
     static let still = WebImage(bitmap: Pixels.busy(width: 48, height: 40))
 
     static func stillData() throws -> Data {
