@@ -7,7 +7,7 @@ import WebImageTestSupport
 /// The vector plug-in coders (SVGCoder, PDFCoder) in `webimage`: `info` and `convert` read SVG
 /// and PDF; `serve` refuses SVG sources unless `--allow-svg` (then it serves a raster image,
 /// never SVG); the hostile documents cost a bounded peak RSS in a process of their own.
-@Suite struct VectorCoderCommandTests {
+@Suite(.onOwnThreads) struct VectorCoderCommandTests {
     let workspace = Workspace()
 
     static let svg = ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 100"><rect width="200" height="100" fill="#336699"/><circle cx="100" cy="50" r="40" fill="#fc0"/></svg>"##
