@@ -85,7 +85,7 @@ public final class RedisSentinelProcess: Sendable {
     public var log: String { process.log }
 
     /// Kills the Sentinel at once (SIGKILL). The port stays reserved for ``restart()``.
-    public func kill() { process.kill() }
+    public func kill() async { await process.kill() }
 
     /// Freezes the Sentinel (SIGSTOP): connected, silent. ``resume()`` undoes it.
     public func pause() { process.pause() }
