@@ -90,7 +90,7 @@ final class MyLoader: ImageLoader {
 
 /// The articles' snippets run against the shared managers; each test undoes its registration,
 /// and the loads read `file:` URLs of images the test writes, never the internet.
-@Suite(.serialized) struct ArticleSnippetTests {
+@Suite(.onOwnThreads, .serialized) struct ArticleSnippetTests {
     let directory: URL
     let url: URL
 
