@@ -1,5 +1,8 @@
 import Foundation
 import WebImageCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A task executor with threads of its own (one per core), outside Swift's cooperative pool,
 /// for tests whose work is long synchronous CPU work (encoding, decoding, resampling, hashing
@@ -27,16 +30,16 @@ public final class OwnThreadsExecutor: TaskExecutor, Sendable {
     private let queue = Locked(JobQueue())
     /// Counts the jobs in ``queue``: a worker takes one per signal.
     private let available = DispatchSemaphore(value: 0)
-    /// The workers' thread names (each starts with the executor's name).
-    private let name: String
+    /// The workers' `pthread_self()`, each added by the worker before it runs a job.
+    private let workers = Locked<Set<pthread_t>>([])
 
     /// An executor with `threadCount` threads of its own (at least one), named `name-1`,
-    /// `name-2`, ... (the names show in `gdb` and `perf`, which keep 15 bytes of them).
+    /// `name-2`, ... (the names show in `top`, `gdb` and `perf`, which keep 15 bytes of them).
     public init(threadCount: Int, name: String) {
-        self.name = name
         for index in 1...max(1, threadCount) {
             let thread = Thread { [self] in
                 Self.nameCurrentThread("\(name)-\(index)")
+                workers.withLock { _ = $0.insert(pthread_self()) }
                 work()
             }
             thread.stackSize = 8 << 20
@@ -53,7 +56,8 @@ public final class OwnThreadsExecutor: TaskExecutor, Sendable {
 
     /// Whether the calling thread is one of this executor's workers.
     public var isCurrent: Bool {
-        Self.currentThreadName().hasPrefix(name + "-")
+        let current = pthread_self()
+        return workers.withLock { $0.contains(current) }
     }
 
     private func work() {
@@ -64,12 +68,14 @@ public final class OwnThreadsExecutor: TaskExecutor, Sendable {
         }
     }
 
+    /// Names the calling thread for the kernel (what `top -H`, `gdb` and `perf` show): through
+    /// `/proc`, since the Glibc module has no `pthread_setname_np`, and Foundation's
+    /// `Thread.name` did not reach the kernel's name reliably (seen: a worker still named
+    /// after the process).
     private static func nameCurrentThread(_ name: String) {
-        Thread.current.name = name
-    }
-
-    private static func currentThreadName() -> String {
-        Thread.current.name ?? ""
+        guard let file = fopen("/proc/thread-self/comm", "w") else { return }
+        fputs(String(name.utf8.prefix(15)) ?? name, file)
+        fclose(file)
     }
 
     /// A first-in first-out queue of jobs: two stacks, so that both ends cost O(1) on average.
