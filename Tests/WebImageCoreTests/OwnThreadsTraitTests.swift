@@ -44,6 +44,15 @@ import WebImageTestSupport
         #expect(!OwnThreadsExecutor.shared.isCurrent)
     }
 
+    @Test(.onOwnThreads) func theTraitOnOneTestMovesThatTest() {
+        #expect(OwnThreadsExecutor.shared.isCurrent)
+    }
+
+    @Test(.onOwnThreads, arguments: 0..<3)
+    func theTraitOnAParameterizedTestMovesEveryCase(_ index: Int) {
+        #expect(OwnThreadsExecutor.shared.isCurrent, "case \(index)")
+    }
+
     @Test func aTaskExecutorPreferenceMovesWorkOntoIt() async {
         let moved = await withTaskExecutorPreference(OwnThreadsExecutor.shared) {
             OwnThreadsExecutor.shared.isCurrent
