@@ -62,8 +62,8 @@ import WebImageTestSupport
     @Test func serveRefusesSVGUnlessAllowed() async throws {
         let root = workspace.url.appendingPathComponent("root")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try Data(Self.svg.utf8).write(to: root.appendingPathComponent("wide.svg"))
-        try DemoSamples.badgePDF.write(to: root.appendingPathComponent("badge.pdf"))
+        try Data(Self.svg.utf8).writeWithoutSync(to: root.appendingPathComponent("wide.svg"))
+        try DemoSamples.badgePDF.writeWithoutSync(to: root.appendingPathComponent("badge.pdf"))
         let refusing = try await ServeProcess.start(["--allow-unsigned", "--no-cache", "--root", root.path], home: workspace.home)
         let refused = try await ServeClient.get(refusing.url("/unsafe/100x50/wide.svg"))
         #expect(refused.status == 422, "\(refusing.errorText)")

@@ -25,7 +25,7 @@ import WebImageCore
 
     func write(_ data: Data, _ name: String) throws -> URL {
         let url = directory.appendingPathComponent(name)
-        try data.write(to: url)
+        try data.writeWithoutSync(to: url)
         return url
     }
 

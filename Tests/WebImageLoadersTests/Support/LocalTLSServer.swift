@@ -54,7 +54,7 @@ final class LocalTLSServer {
         certificate = directory.appendingPathComponent("cert.pem")
         let key = directory.appendingPathComponent("key.pem")
         let bodyFile = directory.appendingPathComponent("body")
-        try body.write(to: bodyFile)
+        try body.writeWithoutSync(to: bodyFile)
         try await Self.makeCertificate(key: key, certificate: certificate)
         let output = try SpawnedProcess.pipe()
         do {
@@ -99,8 +99,8 @@ final class LocalTLSServer {
     /// test needs a certificate of its own (each says whether it trusts it with the CA file).
     static func makeCertificate(key: URL, certificate: URL) async throws {
         let pair = try await sharedCertificate.value
-        try pair.key.write(to: key)
-        try pair.certificate.write(to: certificate)
+        try pair.key.writeWithoutSync(to: key)
+        try pair.certificate.writeWithoutSync(to: certificate)
     }
 
     /// The key and certificate (PEM) every server uses, made at the first use.

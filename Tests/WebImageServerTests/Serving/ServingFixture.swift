@@ -93,9 +93,9 @@ final class ServingFixture: Sendable {
     init(resultCache: (any ImageCache)? = nil, routes: [String: LoopbackHTTPServer.Route] = [:], _ configure: (inout ImageServerConfiguration) -> Void = { _ in }) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root.appendingPathComponent("photos"), withIntermediateDirectories: true)
-        try Self.jpeg().write(to: root.appendingPathComponent("photos/a.jpg"))
-        try Self.png().write(to: root.appendingPathComponent("b.png"))
-        try Self.animatedGIF().write(to: root.appendingPathComponent("anim.gif"))
+        try Self.jpeg().writeWithoutSync(to: root.appendingPathComponent("photos/a.jpg"))
+        try Self.png().writeWithoutSync(to: root.appendingPathComponent("b.png"))
+        try Self.animatedGIF().writeWithoutSync(to: root.appendingPathComponent("anim.gif"))
         origin = try LoopbackHTTPServer(routes: [
             "/a.jpg": .data(Self.jpeg(), contentType: "image/jpeg"),
             "/b.png": .data(Self.png(), contentType: "image/png"),

@@ -49,8 +49,8 @@ import WebImageTransformers
         let photo = ServingFixture.jpeg(width: 800, height: 600)
         let direct = try ServingFixture { $0.reducedOriginalsCapacity = 0 }
         let pyramid = try ServingFixture()
-        try photo.write(to: direct.root.appendingPathComponent("photo.jpg"))
-        try photo.write(to: pyramid.root.appendingPathComponent("photo.jpg"))
+        try photo.writeWithoutSync(to: direct.root.appendingPathComponent("photo.jpg"))
+        try photo.writeWithoutSync(to: pyramid.root.appendingPathComponent("photo.jpg"))
         let path = "/unsafe/fit-in/150x150/filters:format(png)/photo.jpg"
         let a = try ServingFixture.decode(await direct.get(path: path)).bitmap
         let b = try ServingFixture.decode(await pyramid.get(path: path)).bitmap

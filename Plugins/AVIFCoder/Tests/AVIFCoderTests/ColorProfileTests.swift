@@ -39,7 +39,7 @@ struct ColorProfileTests {
         let folder = try ReferenceTools.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let icc = folder.appendingPathComponent("adobe.icc")
-        try ColorFixtures.adobeRGB.write(to: icc)
+        try ColorFixtures.adobeRGB.writeWithoutSync(to: icc)
         let stored = ColorFixtures.intoSpace(ColorFixtures.photo, ColorFixtures.adobeRGB)
         let data = try await Self.encode(stored, ["--icc", icc.path], in: folder)
         let decoded = try AVIFCoder().decode(data)

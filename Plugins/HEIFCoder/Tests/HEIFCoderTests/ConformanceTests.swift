@@ -20,7 +20,7 @@ struct ConformanceTests {
     static func roundTrip(_ bitmap: Bitmap, _ arguments: [String], output: String = "image.heic") async throws -> (ours: WebImage, reference: WebImage, data: Data) {
         let folder = try ReferenceTools.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try PNGCoder().encode(WebImage(bitmap: bitmap), as: .png).write(to: folder.appendingPathComponent("source.png"))
+        try PNGCoder().encode(WebImage(bitmap: bitmap), as: .png).writeWithoutSync(to: folder.appendingPathComponent("source.png"))
         try await ReferenceTools.run("heif-enc", arguments + ["-o", output, "source.png"], in: folder)
         let data = try Data(contentsOf: folder.appendingPathComponent(output))
         try await ReferenceTools.run("heif-convert", [output, "reference.png"], in: folder)

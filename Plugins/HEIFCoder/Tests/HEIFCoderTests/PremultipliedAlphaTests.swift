@@ -12,7 +12,7 @@ struct PremultipliedAlphaTests {
     static func heifEnc(_ bitmap: Bitmap, _ arguments: [String]) async throws -> Data {
         let folder = try ReferenceTools.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try PNGCoder().encode(WebImage(bitmap: bitmap), as: .png).write(to: folder.appendingPathComponent("source.png"))
+        try PNGCoder().encode(WebImage(bitmap: bitmap), as: .png).writeWithoutSync(to: folder.appendingPathComponent("source.png"))
         _ = try await ReferenceTools.run("heif-enc", arguments + ["-o", "image.heic", "source.png"], in: folder)
         return try Data(contentsOf: folder.appendingPathComponent("image.heic"))
     }

@@ -1,6 +1,7 @@
 import Foundation
 public import RedisCache
 import WebImageCore
+import WebImageTestSupport
 
 /// A throw-away Redis Sentinel for tests: `redis-sentinel` on 127.0.0.1, on a free port, with a
 /// generated `sentinel.conf` in a temporary directory (removed at ``stop()``) that watches one
@@ -67,7 +68,7 @@ public final class RedisSentinelProcess: Sendable {
 
                     """
                 let file = directory.appendingPathComponent("sentinel.conf")
-                try Data(configuration.utf8).write(to: file)
+                try Data(configuration.utf8).writeWithoutSync(to: file)
                 return [file.path]
             },
             readinessLine: "+monitor master \(masterName) "

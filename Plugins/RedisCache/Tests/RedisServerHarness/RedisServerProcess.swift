@@ -94,7 +94,7 @@ public final class RedisServerProcess: Sendable {
         for _ in 0..<5 {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent(directoryPrefix + UUID().uuidString, isDirectory: true)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try Data(String(getpid()).utf8).write(to: directory.appendingPathComponent(ownerFileName))
+            try Data(String(getpid()).utf8).writeWithoutSync(to: directory.appendingPathComponent(ownerFileName))
             let server = RedisServerProcess(port: try LoopbackSockets.freePort(), extraArguments: extraArguments, directory: directory, flavor: flavor)
             do {
                 try await server.launch()
@@ -249,7 +249,7 @@ public final class RedisServerProcess: Sendable {
                 running.ready.withLock { $0.take() }?.resume(returning: false)
             }
             state.withLock { $0.running = running }
-            try? Data(String(process.processIdentifier).utf8).write(to: directory.appendingPathComponent(Self.serverFileName))
+            try? Data(String(process.processIdentifier).utf8).writeWithoutSync(to: directory.appendingPathComponent(Self.serverFileName))
             // A server that neither logs readiness nor exits within 10 s counts as failed.
             DispatchQueue.global().asyncAfter(deadline: .now() + 10) {
                 running.ready.withLock { $0.take() }?.resume(returning: false)

@@ -17,7 +17,7 @@ import WebImageTestSupport
             return
         }
         let folder = try TemporaryFolder()
-        try data.write(to: folder.url.appendingPathComponent("out.tif"))
+        try data.writeWithoutSync(to: folder.url.appendingPathComponent("out.tif"))
         let info = String(decoding: try await ChildProcess.output(of: "tiffinfo", ["out.tif"], in: folder.url), as: UTF8.self)
         #expect(info.contains("Compression Scheme: \(name)"), "\(info)")
         #expect(info.contains("Extra Samples: 1<unassoc-alpha>"), "\(info)")

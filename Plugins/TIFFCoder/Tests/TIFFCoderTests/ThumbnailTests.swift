@@ -19,8 +19,8 @@ import WebImageTestSupport
             return
         }
         let folder = try TemporaryFolder()
-        try TIFFCoder().encode(try Self.solid(400, 300, RGBAColor(red: 255, green: 0, blue: 0)), as: .tiff).write(to: folder.url.appendingPathComponent("full.tif"))
-        try TIFFCoder().encode(try Self.solid(100, 75, RGBAColor(red: 0, green: 0, blue: 255)), as: .tiff).write(to: folder.url.appendingPathComponent("preview.tif"))
+        try TIFFCoder().encode(try Self.solid(400, 300, RGBAColor(red: 255, green: 0, blue: 0)), as: .tiff).writeWithoutSync(to: folder.url.appendingPathComponent("full.tif"))
+        try TIFFCoder().encode(try Self.solid(100, 75, RGBAColor(red: 0, green: 0, blue: 255)), as: .tiff).writeWithoutSync(to: folder.url.appendingPathComponent("preview.tif"))
         try await ChildProcess.output(of: "tiffcp", ["full.tif", "preview.tif", "both.tif"], in: folder.url)
         try await ChildProcess.output(of: "tiffset", ["-d", "1", "-s", "254", "1", "both.tif"], in: folder.url)
         let data = try folder.data("both.tif")

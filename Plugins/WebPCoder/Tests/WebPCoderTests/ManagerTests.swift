@@ -101,7 +101,7 @@ private let patientDownloads: DownloaderConfiguration = {
                    "LoadersManager.shared has no file loader yet: the shared-manager test is skipped"))
     func sharedManagerLoadsAFileURLOnceRegistered() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("webpcoder-\(UUID().uuidString).webp")
-        try Self.stillData().write(to: file)
+        try Self.stillData().writeWithoutSync(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         var context = WebImageContext()
         context.storeCacheType = ImageCacheType.none  // leave the shared caches as they were

@@ -80,7 +80,7 @@ final class TemporaryLibrary: @unchecked Sendable {
     func write(_ data: Data, to relativePath: String) throws -> URL {
         let file = url(relativePath)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: file)
+        try data.writeWithoutSync(to: file)
         return file
     }
 
