@@ -74,7 +74,10 @@ public final class LoopbackHTTPServer: Sendable {
         threads.enter()
         // The accept thread does not keep the server alive: a server nobody stops is released
         // (a full test run once had hundreds of forgotten servers polling), and then the
-        // thread closes the listening socket and ends.
+        // thread closes the listening socket and ends, within one poll. stop() does not wait
+        // for a poll to end: it shuts the listener down, which wakes the thread at once. So
+        // the poll can be long; at 50 ms the hundreds of servers of a full test run woke
+        // thousands of times a second (over a second of CPU in a run, perf).
         let threads = threads
         let thread = Thread { [weak self] in
             while true {
@@ -84,7 +87,7 @@ public final class LoopbackHTTPServer: Sendable {
                 }
                 // stop() closes the listener once this thread has left.
                 if server.isStopping { break }
-                guard let connection = listener.accept(timeoutMilliseconds: 50) else { continue }
+                guard let connection = listener.accept(timeoutMilliseconds: 250) else { continue }
                 guard server.serve(connection) else {
                     connection.close()
                     continue
@@ -116,16 +119,21 @@ public final class LoopbackHTTPServer: Sendable {
     /// the listening socket. Idempotent. A server nobody stops stops when it is released.
     ///
     /// Descriptors are only shut down under the server's lock, while their owner still holds
-    /// them: a descriptor number closed by one server may already belong to another one.
+    /// them: a descriptor number closed by one server may already belong to another one. The
+    /// listener is shut down too (only by the first call: it closes it), which wakes the
+    /// accept thread out of its poll at once: tests call this in a `defer` on a thread of the
+    /// cooperative pool, and waiting out the poll (50 ms then, for each of hundreds of tests)
+    /// held pool threads that every other test waited for.
     public func stop() {
         let first = state.withLock { state -> Bool in
             guard !state.isStopping else { return false }
             state.isStopping = true
             stopping.store(true, ordering: .releasing)
             for connection in state.connections.values { connection.shutdown() }
+            listener.shutdown()
             return true
         }
-        threads.wait()  // blocking: the connection threads end within milliseconds of the shutdown (gates poll it)
+        threads.wait()  // blocking: the threads end within milliseconds of the shutdowns (the accept thread at once, gates poll every 10 ms)
         if first { listener.close() }
     }
 

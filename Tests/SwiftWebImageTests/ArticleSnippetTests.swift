@@ -90,7 +90,7 @@ final class MyLoader: ImageLoader {
 
 /// The articles' snippets run against the shared managers; each test undoes its registration,
 /// and the loads read `file:` URLs of images the test writes, never the internet.
-@Suite(.serialized) struct ArticleSnippetTests {
+@Suite(.onOwnThreads, .serialized) struct ArticleSnippetTests {
     let directory: URL
     let url: URL
 
@@ -98,7 +98,7 @@ final class MyLoader: ImageLoader {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("swiftwebimage-articles-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         url = directory.appendingPathComponent("photo.png")
-        try PNGCoder().encode(WebImage(bitmap: TestImages.gradient(width: 80, height: 60)), as: .png).write(to: url)
+        try PNGCoder().encode(WebImage(bitmap: TestImages.gradient(width: 80, height: 60)), as: .png).writeWithoutSync(to: url)
         Self.registerQOI()
     }
 

@@ -66,7 +66,7 @@ actor KeyValueImageCache: ImageCache {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("swiftwebimage-readme-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         url = directory.appendingPathComponent("photo.png")
-        try PNGCoder().encode(WebImage(bitmap: TestImages.gradient(width: 80, height: 60)), as: .png).write(to: url)
+        try PNGCoder().encode(WebImage(bitmap: TestImages.gradient(width: 80, height: 60)), as: .png).writeWithoutSync(to: url)
     }
 
     @Test func registeringACustomCoderAtLaunch() async throws {

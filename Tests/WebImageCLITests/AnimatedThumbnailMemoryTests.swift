@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,7 +9,7 @@ import Glibc
 /// of `webimage convert --thumbnail 100x100` (a child process, its `ru_maxrss` from `wait4`) on
 /// a GIF and an APNG of 2 frames of 7000x7000 (49 MP each, within the default limits) stays far
 /// below the 196 MB that one full-size RGBA canvas of them would take.
-@Suite struct AnimatedThumbnailMemoryTests {
+@Suite(.onOwnThreads) struct AnimatedThumbnailMemoryTests {
     let workspace = Workspace()
 
     /// The peak RSS bound: the executable's own baseline (~35-45 MB) plus a thumbnail, far under

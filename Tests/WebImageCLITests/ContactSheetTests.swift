@@ -3,7 +3,7 @@ import SwiftWebImage
 import WebImageTestSupport
 @testable import WebImageCLIKit
 
-@Suite struct ContactSheetTests {
+@Suite(.onOwnThreads) struct ContactSheetTests {
     @Test func gridSize() {
         let sheet = ContactSheet()
         #expect(sheet.size(for: 1) == PixelSize(width: 12 + 172, height: 12 + 172))

@@ -5,7 +5,7 @@ import WebImageTestSupport
 @testable import WebImageCLIKit
 
 /// `webimage convert`, run as a subprocess.
-@Suite struct ConvertCommandTests {
+@Suite(.onOwnThreads) struct ConvertCommandTests {
     let workspace = Workspace()
 
     init() throws {

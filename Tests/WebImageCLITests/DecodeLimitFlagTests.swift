@@ -6,7 +6,7 @@ import WebImageTestSupport
 /// `--max-pixels N` (frames x source pixels per image), `--max-frame-pixels N` (source pixels of
 /// one frame) and `--max-frames N` of `info`, `convert` and `fetch`, run as subprocesses on a
 /// 3-frame 12x10 GIF (120 pixels a frame, 360 in all).
-@Suite struct DecodeLimitFlagTests {
+@Suite(.onOwnThreads) struct DecodeLimitFlagTests {
     let workspace = Workspace()
 
     init() throws {

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 import SwiftWebImage
 @testable import WebImageCLIKit
 
 /// `webimage demo`: no setup, no internet; it leaves every result and the contact sheet.
-@Suite struct DemoCommandTests {
+@Suite(.onOwnThreads) struct DemoCommandTests {
     let workspace = Workspace()
 
     @Test func runsEndToEndAndLeavesTheContactSheet() async throws {

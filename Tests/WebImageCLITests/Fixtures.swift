@@ -7,12 +7,16 @@ import WebImageTestSupport
 enum Fixtures {
     /// An opaque 64x48 gradient as JPEG.
     static func jpeg(width: Int = 64, height: Int = 48) throws -> Data {
-        try JPEGCoder().encode(WebImage(bitmap: TestImages.gradient(width: width, height: height)), as: .jpeg, options: ImageEncodeOptions(compressionQuality: 0.9))
+        try once("jpeg \(width)x\(height)") {
+            try JPEGCoder().encode(WebImage(bitmap: TestImages.gradient(width: width, height: height)), as: .jpeg, options: ImageEncodeOptions(compressionQuality: 0.9))
+        }
     }
 
     /// A 40x30 gradient with an alpha ramp as PNG.
     static func alphaPNG() throws -> Data {
-        try PNGCoder().encode(WebImage(bitmap: TestImages.gradient(width: 40, height: 30, alpha: true)), as: .png)
+        try once("alpha png") {
+            try PNGCoder().encode(WebImage(bitmap: TestImages.gradient(width: 40, height: 30, alpha: true)), as: .png)
+        }
     }
 
     /// The frames of the animations: solid red, green, blue, ... 12x10.
@@ -31,6 +35,10 @@ enum Fixtures {
     /// An animated GIF; with `loopCount` `nil` the NETSCAPE2.0 block is removed, so the file
     /// states no loop count.
     static func gif(durations: [Double], loopCount: Int?) throws -> Data {
+        try once("gif \(durations) \(String(describing: loopCount))") { try makeGIF(durations: durations, loopCount: loopCount) }
+    }
+
+    private static func makeGIF(durations: [Double], loopCount: Int?) throws -> Data {
         let data = try GIFCoder().encode(animation(durations: durations, loopCount: loopCount ?? 0), as: .gif)
         guard loopCount == nil else { return data }
         let marker = Data([0x21, 0xFF, 0x0B] + Array("NETSCAPE2.0".utf8))
@@ -42,7 +50,7 @@ enum Fixtures {
 
     /// An animated PNG.
     static func apng(durations: [Double], loopCount: Int) throws -> Data {
-        try PNGCoder().encode(animation(durations: durations, loopCount: loopCount), as: .png)
+        try once("apng \(durations) \(loopCount)") { try PNGCoder().encode(animation(durations: durations, loopCount: loopCount), as: .png) }
     }
 
     /// A 20x16 gradient as BMP.
@@ -60,6 +68,14 @@ enum Fixtures {
 
     /// Text, not an image.
     static let text = Data("hello, not an image\n".utf8)
+
+    /// The fixtures made so far: every suite's `init` writes the same few images for each of
+    /// its tests, and encoding them again each time was CPU work on the shared test pool.
+    private static let made = FixtureCache<Data>()
+
+    private static func once(_ key: String, _ make: () throws -> Data) throws -> Data {
+        try made.value(for: key, make: make)
+    }
 
     /// The bit depth byte of a PNG's IHDR.
     static func pngBitDepth(_ data: Data) -> UInt8? {

@@ -12,7 +12,7 @@ import WebImageTestSupport
 /// Measured with the debug build on this file (over a baseline of a 1-pixel convert): before
 /// (b7415aa) about 3.2 frames over the baseline (poster, the canvas copied on write, the frame's
 /// own RGBA buffer, its indices); after, about 2.
-@Suite(.serialized) struct GIFCanvasMemoryTests {
+@Suite(.onOwnThreads, .serialized) struct GIFCanvasMemoryTests {
     static let side = 2000
     static var frameBytes: Int { side * side * 4 }
     /// The most the convert may take over the baseline: two and a half frames.

@@ -17,7 +17,7 @@ import WebImageTestSupport
 /// frames (the source's poster and the canvas's copy besides); then 3.14 (the canvas, the
 /// flipped poster, the flipped frame 1, the encoder's indices); now 1.93. The release build on
 /// the 7000x7000 row: 643 MB, then 410 MB.
-@Suite(.serialized) struct GIFFlipMemoryTests {
+@Suite(.onOwnThreads, .serialized) struct GIFFlipMemoryTests {
     static let side = 2000
     static var frameBytes: Int { side * side * 4 }
     /// The most the fetch may take over the baseline: two and a half frames (a third frame,

@@ -4,7 +4,7 @@ import SwiftWebImage
 import WebImageTestSupport
 
 /// `webimage info`, run as a subprocess on files the tests make.
-@Suite struct InfoCommandTests {
+@Suite(.onOwnThreads) struct InfoCommandTests {
     let workspace = Workspace()
 
     init() throws {

@@ -53,40 +53,27 @@ import Glibc
     }
 
     /// Runs `webimage arguments` (paths absolute) with output to /dev/null under an address
-    /// space of `kilobytes`; its exit status (128 + n when killed by signal n).
-    func runCapped(_ arguments: [String], kilobytes: Int = 512 * 1024) throws -> Int32 {
+    /// space of `kilobytes`; its exit status (128 + n when killed by signal n). Waits through
+    /// the child's reaper thread (``SpawnedProcess``), not with `waitpid` on a pool thread.
+    func runCapped(_ arguments: [String], kilobytes: Int = 512 * 1024) async throws -> Int32 {
         let executable = try CLIRunner.executableURL().path
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let words: [String] = ["/bin/sh", "-c", "ulimit -v \(kilobytes) && exec \"$0\" \"$@\"", executable] + arguments
-        var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) }
-        argv.append(nil)
-        defer { argv.forEach { free($0) } }
-        let variables: [String] = ["HOME=\(workspace.home.path)", "XDG_CACHE_HOME=\(workspace.home.path)/cache"]
-        var environment: [UnsafeMutablePointer<CChar>?] = variables.map { strdup($0) }
-        environment.append(nil)
-        defer { environment.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environment)
-        try #require(spawned == 0, "posix_spawn failed: \(spawned)")
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let signal = status & 0x7F
-        return signal == 0 ? status >> 8 & 0xFF : 128 + signal
+        let child = try SpawnedProcess("/bin/sh", arguments: ["-c", "ulimit -v \(kilobytes) && exec \"$0\" \"$@\"", executable] + arguments,
+                                       environment: ["HOME": workspace.home.path, "XDG_CACHE_HOME": "\(workspace.home.path)/cache"])
+        switch await child.wait() {
+        case .exited(let status): return status
+        case .signaled(let signal): return 128 + signal
+        }
     }
 
-    @Test func hostileImagesAreDescribedFromTheirHeadersInASmallAddressSpace() throws {
+    @Test func hostileImagesAreDescribedFromTheirHeadersInASmallAddressSpace() async throws {
         let (still, animation) = Self.hostilePNGs()
         try workspace.write(still, to: "big.png")
         try workspace.write(animation, to: "apng.png")
         for name in ["big.png", "apng.png"] {
-            #expect(try runCapped(["info", workspace.path(name)]) == 0, "\(name)")
+            #expect(try await runCapped(["info", workspace.path(name)]) == 0, "\(name)")
         }
         // A decode of the still needs its gigabyte: it cannot run in that space.
-        #expect(try runCapped(["convert", workspace.path("big.png"), workspace.path("out.bmp")]) != 0)
+        #expect(try await runCapped(["convert", workspace.path("big.png"), workspace.path("out.bmp")]) != 0)
     }
 
     @Test func theDescriptionOfAHostileAnimationNamesTheRefusal() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 
 /// A still PNG thumbnail is made from the rows as they are decoded (issue 21): the peak RSS of
 /// `webimage convert --thumbnail 100x100` (a grandchild, its `ru_maxrss` from `wait4`, through
@@ -9,7 +10,7 @@ import Testing
 /// The file is small on disk (one colour, 9 MP), so that its bytes do not count; the debug
 /// executable finishes in seconds. Before streaming, the thumbnail decoded the whole
 /// 36 MB bitmap first, as the full decode does.
-@Suite(.serialized) struct PNGThumbnailMemoryTests {
+@Suite(.onOwnThreads, .serialized) struct PNGThumbnailMemoryTests {
     static let side = 3000
     let workspace = Workspace()
 

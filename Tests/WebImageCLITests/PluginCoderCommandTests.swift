@@ -7,7 +7,7 @@ import WebImageTestSupport
 /// The plug-in coders `webimage` registers at launch (``PluginCoders``): every command reads and
 /// writes their formats. The WebP files are made through `CodersManager.shared` after the same
 /// registration, so this suite needs no plug-in import of its own.
-@Suite struct PluginCoderCommandTests {
+@Suite(.onOwnThreads) struct PluginCoderCommandTests {
     let workspace = Workspace()
 
     init() throws {

@@ -85,7 +85,7 @@ struct ServeFleetRedisRecoveryTests {
             try await waitUntil("a round trip of \(server.baseURL)") { try await ServeFleetWorkload.metric("webimage_serve_redis_round_trips_total", of: server) ?? 0 > 0 }
         }
         phase("each server has used Redis")
-        redis.kill()
+        await redis.kill()
         let killed = ContinuousClock.now
         for server in fleet {
             try await waitUntil("the outage seen by \(server.baseURL)") { try await ServeFleetWorkload.metric("webimage_serve_redis_up", of: server) == 0 }

@@ -83,7 +83,7 @@ struct ServeFleetSentinelTests {
                 return statuses
             }
         }
-        group.master.kill()
+        await group.master.kill()
         let killedAt = ContinuousClock.now
         var switched: [Duration] = []
         for server in fleet {

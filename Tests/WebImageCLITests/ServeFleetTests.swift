@@ -48,7 +48,7 @@ import Glibc
         #expect(try await get(20) == 200)
         #expect(try await get(21) == 200)
         #expect(origin.statistics(for: "/a.jpg").requestCount == 1, "with Redis up, the original comes from Redis the second time")
-        redis.kill()
+        await redis.kill()
         // Redis is down: every request still gets its image; the original is fetched again.
         #expect(try await get(22) == 200)
         #expect(try await get(23) == 200)

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 import SwiftWebImage
 @testable import WebImageCLIKit
 
 /// `info` and `convert` on SDWebImage's own test images, when ../shared/testdata is present
 /// (it is never copied into this repository). Expected values come from the files' bytes:
 /// TestLoopCount.gif has no NETSCAPE2.0 block (loop count null), 1@2x.gif states 65535.
-@Suite struct SharedTestDataTests {
+@Suite(.onOwnThreads) struct SharedTestDataTests {
     static let directory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("shared/testdata/sdwebimage")

@@ -12,7 +12,7 @@ import WebImageTestSupport
 /// baseline of 34 MB: before streaming (88f0c25) 34 MB (convert to GIF) and 67 MB (convert to
 /// PNG with a flip; fetch with a flip); after, 4-9 MB. The release figures for 24 frames of
 /// 2000x2000 are in the changelog note.
-@Suite(.serialized) struct StreamingMemoryTests {
+@Suite(.onOwnThreads, .serialized) struct StreamingMemoryTests {
     static let side = 600
     static let frameCount = 24
     static var frameBytes: Int { side * side * 4 }

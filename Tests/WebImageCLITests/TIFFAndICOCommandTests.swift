@@ -7,7 +7,7 @@ import WebImageTestSupport
 /// The TIFFCoder and ICOCoder plug-ins in `webimage`: `info` reads pages and icons, `convert`
 /// writes both, and the TIFF bomb (100000 x 100000 in a 16-byte strip) is refused from its
 /// header: a clear error, nothing from libtiff on stderr, and a peak RSS at the baseline.
-@Suite struct TIFFAndICOCommandTests {
+@Suite(.onOwnThreads) struct TIFFAndICOCommandTests {
     let workspace = Workspace()
 
     init() throws {

@@ -7,7 +7,7 @@ import WebImageTestSupport
 /// The vector plug-in coders (SVGCoder, PDFCoder) in `webimage`: `info` and `convert` read SVG
 /// and PDF; `serve` refuses SVG sources unless `--allow-svg` (then it serves a raster image,
 /// never SVG); the hostile documents cost a bounded peak RSS in a process of their own.
-@Suite struct VectorCoderCommandTests {
+@Suite(.onOwnThreads) struct VectorCoderCommandTests {
     let workspace = Workspace()
 
     static let svg = ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 100"><rect width="200" height="100" fill="#336699"/><circle cx="100" cy="50" r="40" fill="#fc0"/></svg>"##
@@ -62,8 +62,8 @@ import WebImageTestSupport
     @Test func serveRefusesSVGUnlessAllowed() async throws {
         let root = workspace.url.appendingPathComponent("root")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try Data(Self.svg.utf8).write(to: root.appendingPathComponent("wide.svg"))
-        try DemoSamples.badgePDF.write(to: root.appendingPathComponent("badge.pdf"))
+        try Data(Self.svg.utf8).writeWithoutSync(to: root.appendingPathComponent("wide.svg"))
+        try DemoSamples.badgePDF.writeWithoutSync(to: root.appendingPathComponent("badge.pdf"))
         let refusing = try await ServeProcess.start(["--allow-unsigned", "--no-cache", "--root", root.path], home: workspace.home)
         let refused = try await ServeClient.get(refusing.url("/unsafe/100x50/wide.svg"))
         #expect(refused.status == 422, "\(refusing.errorText)")

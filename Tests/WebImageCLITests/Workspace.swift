@@ -1,4 +1,5 @@
 import Foundation
+import WebImageTestSupport
 
 /// A fresh directory for one test, removed when the test's suite value goes: input files, outputs,
 /// caches and the subprocess's `HOME`.
@@ -31,7 +32,7 @@ final class Workspace: Sendable {
     func write(_ data: Data, to name: String) throws -> String {
         let file = url.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: file)
+        try data.writeWithoutSync(to: file)
         return file.path
     }
 

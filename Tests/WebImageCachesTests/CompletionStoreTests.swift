@@ -93,7 +93,7 @@ import WebImageCore
         let error = try #require(await iterator.next() ?? nil) as? WebImageError
         #expect(error?.code == .invalidArgument)
 
-        try Data("a file".utf8).write(to: root.url.appendingPathComponent("file"))
+        try Data("a file".utf8).writeWithoutSync(to: root.url.appendingPathComponent("file"))
         let broken = WebImageCache(namespace: "test", directory: root.url.appendingPathComponent("file"), coder: RawBitmapCoder())
         let (inMemory, diskError) = await store(in: broken, forKey: "k") { broken.imageFromMemoryCache(forKey: "k") != nil }
         #expect(inMemory)

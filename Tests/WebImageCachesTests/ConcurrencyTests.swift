@@ -8,7 +8,7 @@ import WebImageCore
 /// Eight tasks reading and writing the same keys at once (run under `--sanitize=thread` by CI
 /// and the lead): nothing crashes or races, and every read sees exactly one of the values
 /// written, never a mix or a partial file.
-@Suite struct ConcurrencyTests {
+@Suite(.onOwnThreads) struct ConcurrencyTests {
     let root = TestDirectory()
     static let taskCount = 8
     static let iterations = 150

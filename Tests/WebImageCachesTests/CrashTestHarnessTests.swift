@@ -59,7 +59,7 @@ import WebImageTestSupport
         let reachedLast = try await writer.run(arguments: [directory.appending("cache").path, "3", "16"], killAfterStep: 2)
         #expect(reachedLast.sawLine)
 
-        try Data("a file".utf8).write(to: directory.appending("file"))
+        try Data("a file".utf8).writeWithoutSync(to: directory.appending("file"))
         let failed = try await writer.run(arguments: [directory.appending("file").appendingPathComponent("cache").path, "3", "16"], killAfterStep: 0)
         #expect(!failed.sawLine)
         #expect(failed.termination == .exited(1))

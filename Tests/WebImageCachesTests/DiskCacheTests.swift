@@ -85,7 +85,7 @@ import Glibc
         let oldSidecar = try Data(contentsOf: sidecar)
         for newExtendedData in [Data("new".utf8), nil] {
             try cache.setData(Self.bytes(100, seed: 2), forKey: "k", extendedData: newExtendedData)
-            try oldSidecar.write(to: sidecar)
+            try oldSidecar.writeWithoutSync(to: sidecar)
             #expect(cache.entry(forKey: "k") == nil, "new data with the old extended data is a miss, not a mix")
             #expect(cache.extendedData(forKey: "k") == nil)
             #expect(cache.data(forKey: "k") == Self.bytes(100, seed: 2))
@@ -94,7 +94,7 @@ import Glibc
         #expect(cache.entry(forKey: "k") == DiskStorageEntry(data: Self.bytes(100, seed: 3), extendedData: Data("next".utf8)))
         // The same bytes as the old sidecar's data: the old extended data is that write's pair.
         try cache.setData(Self.bytes(100, seed: 1), forKey: "k", extendedData: Data("other".utf8))
-        try oldSidecar.write(to: sidecar)
+        try oldSidecar.writeWithoutSync(to: sidecar)
         #expect(cache.entry(forKey: "k") == DiskStorageEntry(data: Self.bytes(100, seed: 1), extendedData: Data("old".utf8)))
         // setExtendedData names the data too.
         try cache.setExtendedData(Data("set".utf8), forKey: "k")
@@ -121,14 +121,14 @@ import Glibc
         let shipped = root.appending("shipped")
         try FileManager.default.createDirectory(at: shipped, withIntermediateDirectories: true)
         let name = DiskCache.fileName(forKey: "k")
-        try Data("bundled".utf8).write(to: shipped.appendingPathComponent(name))
-        try Data("raw extended".utf8).write(to: shipped.appendingPathComponent(".ext-" + name))
+        try Data("bundled".utf8).writeWithoutSync(to: shipped.appendingPathComponent(name))
+        try Data("raw extended".utf8).writeWithoutSync(to: shipped.appendingPathComponent(".ext-" + name))
         let cache = makeCache(DiskCache.Config(extendedDataStorage: .sidecar, additionalReadOnlyDirectories: [shipped]))
         #expect(cache.entry(forKey: "k") == DiskStorageEntry(data: Data("bundled".utf8), extendedData: Data("raw extended".utf8)))
         #expect(cache.extendedData(forKey: "k") == Data("raw extended".utf8))
 
         try cache.setData(Data("own".utf8), forKey: "k")
-        try Data("raw extended".utf8).write(to: cache.directory.appendingPathComponent(".ext-" + name))
+        try Data("raw extended".utf8).writeWithoutSync(to: cache.directory.appendingPathComponent(".ext-" + name))
         #expect(cache.entry(forKey: "k") == nil)
         #expect(cache.data(forKey: "k") == Data("own".utf8))
     }
@@ -155,9 +155,9 @@ import Glibc
         let shipped = root.appending("shipped")
         try FileManager.default.createDirectory(at: shipped, withIntermediateDirectories: true)
         // Pre-populated files, named as the cache names them (with and without extension).
-        try Data("bundled png".utf8).write(to: shipped.appendingPathComponent(DiskCache.fileName(forKey: "https://x.org/a.png")))
+        try Data("bundled png".utf8).writeWithoutSync(to: shipped.appendingPathComponent(DiskCache.fileName(forKey: "https://x.org/a.png")))
         let bare = String(DiskCache.fileName(forKey: "https://x.org/b.png").prefix(64))
-        try Data("bundled bare".utf8).write(to: shipped.appendingPathComponent(bare))
+        try Data("bundled bare".utf8).writeWithoutSync(to: shipped.appendingPathComponent(bare))
         let cache = makeCache(DiskCache.Config(additionalReadOnlyDirectories: [shipped]))
         #expect(cache.data(forKey: "https://x.org/a.png") == Data("bundled png".utf8))
         #expect(cache.data(forKey: "https://x.org/b.png") == Data("bundled bare".utf8))
@@ -237,8 +237,8 @@ import Glibc
         let directory = cache.directory.path
         let stale = directory + "/.tmp-12345-1-abc"
         let fresh = directory + "/.tmp-12345-2-def"
-        try Data("partial".utf8).write(to: URL(fileURLWithPath: stale))
-        try Data("partial".utf8).write(to: URL(fileURLWithPath: fresh))
+        try Data("partial".utf8).writeWithoutSync(to: URL(fileURLWithPath: stale))
+        try Data("partial".utf8).writeWithoutSync(to: URL(fileURLWithPath: fresh))
         FileTimes.set(stale, access: FileTimes.now() - 3600, modification: FileTimes.now() - 3600)
         #expect(cache.totalCount() == 1)
         #expect(cache.totalSize() == 4)
@@ -262,7 +262,7 @@ import Glibc
     /// as root, where chmod does not stop writes, so this way works for everyone: the cache
     /// directory is placed under a regular file, so that creating it fails.
     @Test func directoryUnderAFileReportsAnError() throws {
-        try Data("a file".utf8).write(to: root.url.appendingPathComponent("file"))
+        try Data("a file".utf8).writeWithoutSync(to: root.url.appendingPathComponent("file"))
         try Self.expectWriteFailure(in: root.url.appendingPathComponent("file/cache", isDirectory: true))
     }
 

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 import WebImageCaches
 
 /// The SHA-256 behind ``DiskCache/fileName(forKey:)`` (a key without a path extension is named
 /// by its digest alone), checked against the FIPS 180-4 examples and more; and the file name
 /// rules.
-@Suite struct FileNameTests {
+@Suite(.onOwnThreads) struct FileNameTests {
     struct Vector: Sendable, CustomTestStringConvertible {
         let name: String
         let message: String

@@ -273,7 +273,7 @@ import WebImageCore
     /// A read-only disk (here: a directory that cannot be created, which stops root too) makes
     /// the store throw, and the memory cache keeps working.
     @Test func unwritableDiskReportsAnErrorAndMemoryKeepsWorking() async throws {
-        try Data("a file".utf8).write(to: root.url.appendingPathComponent("file"))
+        try Data("a file".utf8).writeWithoutSync(to: root.url.appendingPathComponent("file"))
         let cache = WebImageCache(namespace: "test", directory: root.url.appendingPathComponent("file"), coder: RawBitmapCoder())
         let error = try await #require(throws: WebImageError.self) { try await cache.store(Self.image, data: Self.data, forKey: "k") }
         #expect(error.code == .cacheFailure)

@@ -6,7 +6,7 @@ import WebImageCore
 
 /// APNG frames built by hand (stored deflate), with the composited canvases worked out from the
 /// APNG specification.
-@Suite struct APNGTests {
+@Suite(.onOwnThreads) struct APNGTests {
     let coder = PNGCoder()
 
     static let red = [255, 0, 0, 255]

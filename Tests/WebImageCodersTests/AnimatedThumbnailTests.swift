@@ -8,7 +8,7 @@ import WebImageCore
 /// canvas of the target size): each frame matches the full-size decode of that frame downscaled
 /// with a box filter, within a tolerance (exactly where frame edges fall on the thumbnail's pixel
 /// grid; approximately where they cut a thumbnail pixel).
-@Suite struct AnimatedThumbnailTests {
+@Suite(.onOwnThreads) struct AnimatedThumbnailTests {
     typealias Builder = GIFCoderTests.Builder
 
     /// A deterministic pseudo-random sequence.

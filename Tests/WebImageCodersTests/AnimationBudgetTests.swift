@@ -9,7 +9,7 @@ import WebImageCore
 /// whose frames x source pixels reach gigabytes are refused from their headers, thumbnails
 /// included (every frame's data is decompressed in full); animations within the budget still
 /// decode.
-@Suite struct AnimationBudgetTests {
+@Suite(.onOwnThreads) struct AnimationBudgetTests {
     typealias Builder = GIFCoderTests.Builder
 
     /// A GIF whose screen is `width` x `height` with `frames` frames of one pixel each (tiny LZW data).

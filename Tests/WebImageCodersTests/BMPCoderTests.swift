@@ -5,7 +5,7 @@ import WebImageCoders
 import WebImageCore
 
 /// BMPs built by hand from the format's documentation, with expected pixels written out.
-@Suite struct BMPCoderTests {
+@Suite(.onOwnThreads) struct BMPCoderTests {
     let coder = BMPCoder()
 
     static func le32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }

@@ -8,7 +8,7 @@ import WebImageCore
 /// Found by fuzzing at the default limits: a 95-byte RLE8 file claiming 5 x 7,630,409 (38 MP,
 /// within the limits) took 4 s in release (over 10 s under AddressSanitizer) to thumbnail,
 /// because Lanczos-3 ran over every source pixel with kernels 1.5 million taps wide.
-@Suite struct BMPThumbnailTests {
+@Suite(.onOwnThreads) struct BMPThumbnailTests {
     /// The fuzzer's input (libFuzzer timeout artifact), unchanged.
     static let fuzzTimeout = Data(base64Encoded: "Qk1YAAAAAAAAAEYAAAAoAAAABQAAAEludAABAAgAAQAAABIAAAATCwAAEwsAAPn0bzbRfwAABAAAAAAAAAAAAP8AAP8AAP8AAAD/WAAAAAAAAABGAAAAKP//AAEAAAE=")!
 

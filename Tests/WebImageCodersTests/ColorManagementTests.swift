@@ -9,7 +9,7 @@ import WebImageColor
 /// Tagged images come out in sRGB (issue 31): a photo converted into a wide-gamut space with
 /// lcms2 itself and tagged with that profile decodes back to the photo's sRGB colours within
 /// 1 ΔE (CIEDE2000) mean; read as if it were sRGB (the old behaviour) it is far off.
-@Suite struct ColorManagementTests {
+@Suite(.onOwnThreads) struct ColorManagementTests {
     // MARK: Tests
 
     @Test(arguments: ["adobe", "prophoto"])

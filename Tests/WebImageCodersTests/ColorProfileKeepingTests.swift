@@ -8,7 +8,7 @@ import WebImageColor
 /// ``ColorProfileHandling/keep`` (issue 31): the numbers stay as the file has them, the profile
 /// rides in ``WebImage/colorProfile`` and the encoders embed it again, byte for byte; CMYK is
 /// converted all the same; a default decode of what was written converts to the photo's colours.
-@Suite struct ColorProfileKeepingTests {
+@Suite(.onOwnThreads) struct ColorProfileKeepingTests {
     static var keep: ImageDecodeOptions { ColorFixtures.keepProfile }
 
     static let stored = ColorFixtures.intoSpace(ColorFixtures.photo, ColorFixtures.adobeRGB)

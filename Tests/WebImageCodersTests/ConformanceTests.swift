@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 import WebImageCoders
 import WebImageCore
 
 /// The public corpora in ../shared/testdata, against pixel checksums from independent decoders
 /// (see Fixtures/ConformanceReferences.swift). Skipped, saying so, when the folder is absent.
-@Suite struct ConformanceTests {
+@Suite(.onOwnThreads) struct ConformanceTests {
     static let coders = CodersManager(BuiltInCoders.all)
 
     static func check(_ url: URL, against reference: Reference) throws {

@@ -6,7 +6,7 @@ import WebImageCore
 
 /// The core coder contract (round trip, own output, empty, truncated, corrupt, thumbnail) run
 /// on every built-in coder.
-@Suite struct ContractTests {
+@Suite(.onOwnThreads) struct ContractTests {
     static let subjects: [ImageCoderContract.Subject] = [
         .init(coder: PNGCoder(), format: .png, tolerance: 0, preservesAlpha: true),
         .init(coder: JPEGCoder(), format: .jpeg, tolerance: 12, preservesAlpha: false),

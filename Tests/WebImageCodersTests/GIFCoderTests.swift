@@ -6,7 +6,7 @@ import WebImageCore
 
 /// GIFs built by hand (LZW with the code size reset before every code, so each code is a
 /// literal: trivially correct data), with expectations from the GIF89a specification.
-@Suite struct GIFCoderTests {
+@Suite(.onOwnThreads) struct GIFCoderTests {
     let coder = GIFCoder()
 
     /// A minimal GIF builder: the palette entries are (r, g, b) triples.

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 import WebImageCoders
 import WebImageCore
 
 /// The GIF provider hands its canvas over with a frame no later frame is drawn on (the last, or
 /// the one before a keyframe; ``AnimationCanvas/takePixels()``, issue 19). A caller that changes
 /// a frame it was given, handed over or shared, never changes what later reads return.
-@Suite struct GIFFrameHandOverTests {
+@Suite(.onOwnThreads) struct GIFFrameHandOverTests {
     typealias Fixture = GIFCoderTests
 
     /// Frame `index`, then scribbled over by the caller.

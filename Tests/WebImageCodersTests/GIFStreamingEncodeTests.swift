@@ -8,7 +8,7 @@ import WebImageTestSupport
 /// (``LZWEncoder``, issue 19): no frame of indices or of compressed data is held. The bytes are
 /// those the whole-frame encoder wrote (the hashes below were checked against it), and the data
 /// is cut as GIF89a says: blocks of 255 bytes, a shorter last one, a zero-length terminator.
-@Suite struct GIFStreamingEncodeTests {
+@Suite(.onOwnThreads) struct GIFStreamingEncodeTests {
     /// 200x150 of 256 exact colors, noise-like: the LZW table fills and is cleared many times.
     static func noise(seed: UInt64, alpha: Bool) throws -> Bitmap {
         var bytes = [UInt8](repeating: 255, count: 200 * 150 * 4)

@@ -7,7 +7,7 @@ import WebImageCore
 /// ``ImageHeaderReader`` on the built-in coders: the properties from the headers are the ones a
 /// decode reports, for every public test image and fixture; hostile files are described
 /// without decoding; ``CodersManager`` forwards to the coder that would decode.
-@Suite struct ImageHeaderReaderTests {
+@Suite(.onOwnThreads) struct ImageHeaderReaderTests {
     let coders = CodersManager(BuiltInCoders.all)
 
     /// Checks that `data`'s header properties match its decode (when it decodes cleanly).

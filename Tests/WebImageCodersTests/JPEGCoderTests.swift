@@ -4,7 +4,7 @@ import WebImageTestSupport
 import WebImageCoders
 import WebImageCore
 
-@Suite struct JPEGCoderTests {
+@Suite(.onOwnThreads) struct JPEGCoderTests {
     let coder = JPEGCoder()
 
     /// Every variant decodes to exactly the pixels Pillow decodes (same IDCT, same upsampling).

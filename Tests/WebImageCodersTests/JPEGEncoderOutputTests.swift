@@ -6,7 +6,7 @@ import WebImageCore
 
 /// The encoder's output buffer: it starts at 3/4 byte a pixel plus 16 KB and grows by realloc
 /// when a file needs more; the data handed back is exactly the JPEG, taken over without a copy.
-@Suite struct JPEGEncoderOutputTests {
+@Suite(.onOwnThreads) struct JPEGEncoderOutputTests {
     /// Noise at quality 100 needs several bytes a pixel: far past the initial buffer.
     @Test func dataLargerThanTheInitialBufferIsComplete() throws {
         let noise = try JPEGScaleDownTests.noise(width: 256, height: 256, alpha: false)

@@ -5,7 +5,7 @@ import WebImageCoders
 import WebImageCore
 
 /// Progressive JPEGs built to exhaust memory (a huge coefficient buffer) or CPU (many scans).
-@Suite struct JPEGHostileFileTests {
+@Suite(.onOwnThreads) struct JPEGHostileFileTests {
     let coder = JPEGCoder()
 
     /// A progressive 4:2:0 JPEG of `width` x `height` (libjpeg's simple progression: 10 scans).

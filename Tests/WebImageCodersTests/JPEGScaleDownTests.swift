@@ -6,7 +6,7 @@ import WebImageCore
 
 /// JPEG thumbnails and scale-downs: DCT scaling, then the C shim's Lanczos-3 resampler, which
 /// must give what Core's `Bitmap.resampled(to:filter: .lanczos3)` gives.
-@Suite struct JPEGScaleDownTests {
+@Suite(.onOwnThreads) struct JPEGScaleDownTests {
     /// Pseudo-random pixels (an LCG), so that every tap and both lobes of the kernel matter; with
     /// `alpha`, a third of the pixels are transparent and a third half-transparent.
     static func noise(width: Int, height: Int, alpha: Bool, seed: UInt32 = 12345) throws -> Bitmap {

@@ -6,7 +6,7 @@ import WebImageCore
 
 /// EXIF orientation parsing and application, against the TIFF/EXIF definitions of the eight
 /// values, and the DCT scale choice of JPEG thumbnails.
-@Suite struct OrientationTests {
+@Suite(.onOwnThreads) struct OrientationTests {
     /// A 3x2 image whose pixels are numbered 0...5 in the red channel, row-major.
     static let stored = try! Bitmap(width: 3, height: 2, bytes: (0..<6).flatMap { [UInt8($0), 0, 0, 255] }, hasAlpha: false)
 

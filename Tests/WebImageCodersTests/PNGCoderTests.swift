@@ -4,7 +4,7 @@ import WebImageTestSupport
 import WebImageCoders
 import WebImageCore
 
-@Suite struct PNGCoderTests {
+@Suite(.onOwnThreads) struct PNGCoderTests {
     let coder = PNGCoder()
 
     // MARK: decoding, with expectations from the PNG specification

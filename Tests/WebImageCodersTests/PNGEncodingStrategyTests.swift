@@ -6,7 +6,7 @@ import WebImageCore
 
 /// The zlib strategy choice of the PNG encoder (see `PNGEncoding`): run-length for photographic
 /// data, the default strategy for graphics with repeated patterns.
-@Suite struct PNGEncodingStrategyTests {
+@Suite(.onOwnThreads) struct PNGEncodingStrategyTests {
     static let zDefaultStrategy: Int32 = 0
     static let zRLE: Int32 = 3
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 @testable import WebImageCoders
 import WebImageCore
 
@@ -8,7 +9,7 @@ import WebImageCore
 /// for the file's bytes: the same pixels, metadata and error codes, for every color type, split
 /// image data, truncated files and chunks after the image data. (Its memory is measured in a
 /// child process by `PNGThumbnailMemoryTests`.)
-@Suite struct PNGFileThumbnailTests {
+@Suite(.onOwnThreads) struct PNGFileThumbnailTests {
     /// A directory of its own for each test, removed with the suite instance.
     final class Directory: Sendable {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("PNGFileThumbnailTests-\(UUID().uuidString)")
@@ -24,7 +25,7 @@ import WebImageCore
 
     func write(_ data: Data, _ name: String) throws -> URL {
         let url = directory.appendingPathComponent(name)
-        try data.write(to: url)
+        try data.writeWithoutSync(to: url)
         return url
     }
 

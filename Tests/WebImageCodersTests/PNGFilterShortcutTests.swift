@@ -1,10 +1,11 @@
 import Testing
+import WebImageTestSupport
 @testable import WebImageCoders
 
 /// The PNG encoder's filter choice shortcuts (issue 19: a flat 49-megapixel frame took seconds
 /// trying all five filters on every row): an all-zero row takes None and a row equal to the one
 /// above takes Up, which is what the full comparison picks; other rows still compare all five.
-@Suite struct PNGFilterShortcutTests {
+@Suite(.onOwnThreads) struct PNGFilterShortcutTests {
     static func candidates(_ count: Int) -> [[UInt8]] {
         [[UInt8]](repeating: [UInt8](repeating: 0xEE, count: count + 1), count: 5)
     }

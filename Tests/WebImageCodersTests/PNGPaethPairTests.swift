@@ -8,7 +8,7 @@ import WebImageCore
 /// sweep, as the row decoder does for consecutive Paeth rows) gives the bytes of two
 /// row-at-a-time calls, and images of Paeth rows decode the same through the row decoder
 /// (thumbnails, interlaced images) and the whole-image decoder.
-@Suite struct PNGPaethPairTests {
+@Suite(.onOwnThreads) struct PNGPaethPairTests {
     @Test("two Paeth rows at once equal two rows in turn", arguments: [3, 4])
     func pairMatchesRows(stride: Int) throws {
         var generator = SplitMix64(seed: 77 + UInt64(stride))

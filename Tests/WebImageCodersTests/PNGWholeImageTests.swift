@@ -7,7 +7,7 @@ import WebImageCore
 /// The whole-image PNG fast path (libdeflate in one call, vectorised unfilter) against the
 /// streaming zlib decoder, and the vectorised filter code against the PNG specification's
 /// arithmetic written out byte by byte.
-@Suite struct PNGWholeImageTests {
+@Suite(.onOwnThreads) struct PNGWholeImageTests {
     /// (color type, bit depth, tRNS payload) of every format the fast path takes.
     static let formats: [(Int, Int, [UInt8]?)] = [
         (0, 1, nil), (0, 2, nil), (0, 4, nil), (0, 8, nil), (0, 8, [0, 77]), (0, 16, nil), (0, 16, [1, 2]),

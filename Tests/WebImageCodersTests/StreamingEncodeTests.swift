@@ -7,7 +7,7 @@ import WebImageTestSupport
 /// The GIF and APNG encoders take an animation's frames one at a time (issue 19): their output
 /// is byte for byte what the encoders that held every frame wrote, and a lazy animation is
 /// read once, frame by frame, without filling its buffer.
-@Suite struct StreamingEncodeTests {
+@Suite(.onOwnThreads) struct StreamingEncodeTests {
     /// Frame `i` of a deterministic animation: `kind` 0 colour, 1 gray, 2 colour with a
     /// transparent corner.
     static func frame(_ i: Int, kind: Int, width: Int = 40, height: Int = 30) throws -> Bitmap {

@@ -12,7 +12,7 @@ import WebImageCore
 /// ``BoxReduction/thumbnail(_:to:)`` (integer box means, then Lanczos-3), and within a few
 /// levels of the full decode resampled directly with Lanczos-3 (``Thumbnail/resize(_:to:)``,
 /// what PNG thumbnails were before). Colors are compared premultiplied, as they show.
-@Suite struct StreamingThumbnailTests {
+@Suite(.onOwnThreads) struct StreamingThumbnailTests {
     static let width = 203, height = 157
     static let fit = PixelSize(width: 40, height: 30)
 

@@ -5,7 +5,7 @@ import WebImageCore
 
 /// Members added and removed while 1,000 concurrent tasks use the managers: no crash, no
 /// deadlock, and a member that is never removed always answers.
-@Suite struct ManagerConcurrencyTests {
+@Suite(.onOwnThreads) struct ManagerConcurrencyTests {
     @Test func codersManagerAddRemoveRacingWithDecode() async throws {
         let base = MockImageCoder(name: "base", magic: [0x01], format: .png)
         let manager = CodersManager([base])

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 import WebImageCore
 
 /// ``SHA256`` and ``SHA256Digest``: the FIPS 180-4 / NIST examples, the padding boundaries,
 /// streaming in pieces cut every way, and the digest's forms.
-@Suite struct SHA256Tests {
+@Suite(.onOwnThreads) struct SHA256Tests {
     struct Vector: Sendable, CustomTestStringConvertible {
         let name: String
         let message: [UInt8]

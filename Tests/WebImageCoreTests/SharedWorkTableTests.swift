@@ -1,4 +1,5 @@
 import Testing
+import WebImageTestSupport
 @testable import WebImageCore
 
 /// The bookkeeping under every kind of shared work (issue 32), as a plain value: no task, no
@@ -85,7 +86,7 @@ import Testing
         #expect(table.flight("closing", generation: closing)?.isClosed == true)
     }
 
-    @Test func tenThousandSubscribersJoinAndLeaveInOrder() {
+    @Test(.onOwnThreads) func tenThousandSubscribersJoinAndLeaveInOrder() {
         var table = SharedWorkTable<Int, Int, Void>()
         var ids: [UInt64] = []
         for index in 0..<10_000 {

@@ -97,7 +97,7 @@ struct SharedWorkTests {
         #expect(seen.withLock { $0 } == .high)
     }
 
-    @Test func tenThousandSubscribersGetOneRunsValue() async throws {
+    @Test(.onOwnThreads) func tenThousandSubscribersGetOneRunsValue() async throws {
         let work = SharedWork<String, Int>()
         let gate = AsyncGate(), runs = Locked(0)
         let body: @Sendable () async throws -> Int = {

@@ -1,4 +1,5 @@
 import Testing
+import WebImageTestSupport
 import WebImageCore
 
 /// The one table of suspended waiters (issue 32): the HTTP server's drain, the Redis pool and the
@@ -75,7 +76,7 @@ struct WaiterTableTests {
         #expect(places == [0, 1, 2, 3, 4], "the first to join is the first out (ids \(joined))")
     }
 
-    @Test func tenThousandWaitersAreAllResumed() async {
+    @Test(.onOwnThreads) func tenThousandWaitersAreAllResumed() async {
         let state = Locked(Counter())
         await withTaskGroup(of: Int.self) { group in
             for _ in 0..<10_000 {

@@ -29,7 +29,7 @@ import WebImageLoaders
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("a.wiraw")
-        try image.write(to: file)
+        try image.writeWithoutSync(to: file)
         let manager = LoadersManager(BuiltInLoaders.all(coder: RawBitmapCoder()))
         let urls = [server.url(for: "/a"), file, try #require(URL(string: "data:image/x-wiraw;base64,\(image.base64EncodedString())"))]
         for url in urls {

@@ -183,7 +183,7 @@ struct DownloaderTransportTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = directory.appendingPathComponent("body")
-        try data.write(to: input)
+        try data.writeWithoutSync(to: input)
         return try await ChildProcess.output(of: "gzip", ["-c", "-9", input.path])
     }
 }

@@ -14,7 +14,7 @@ import WebImageLoaders
 
     private func write(_ data: Data, named name: String) throws -> URL {
         let url = directory.appendingPathComponent(name)
-        try data.write(to: url)
+        try data.writeWithoutSync(to: url)
         return url
     }
 

@@ -18,7 +18,7 @@ struct ImageServeHTTPTests {
     ) throws -> (images: ImageServer, http: HTTPServer) {
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("photos"), withIntermediateDirectories: true)
         let png = try PNGCoder().encode(WebImage(bitmap: TestImages.gradient(width: 200, height: 200, seed: 7)), as: .png)
-        try png.write(to: folder.appendingPathComponent("photos/a.png"))
+        try png.writeWithoutSync(to: folder.appendingPathComponent("photos/a.png"))
         var configuration = ImageServerConfiguration()
         configuration.allowsUnsigned = true
         configuration.fileRoot = folder

@@ -29,9 +29,9 @@ import WebImageTestSupport
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("cgroup-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         try FileManager.default.createDirectory(at: root.appendingPathComponent("app.slice"), withIntermediateDirectories: true)
-        try "0::/app.slice\n".write(to: root.appendingPathComponent("cgroup"), atomically: true, encoding: .utf8)
-        try "805306368\n".write(to: root.appendingPathComponent("app.slice/memory.max"), atomically: true, encoding: .utf8)
-        try "max\n".write(to: root.appendingPathComponent("memory.max"), atomically: true, encoding: .utf8)
+        try Data("0::/app.slice\n".utf8).writeWithoutSync(to: root.appendingPathComponent("cgroup"))
+        try Data("805306368\n".utf8).writeWithoutSync(to: root.appendingPathComponent("app.slice/memory.max"))
+        try Data("max\n".utf8).writeWithoutSync(to: root.appendingPathComponent("memory.max"))
         #expect(CgroupMemoryLimit.current(proc: root.appendingPathComponent("cgroup").path, root: root.path) == 805_306_368)
         try FileManager.default.removeItem(at: root.appendingPathComponent("app.slice/memory.max"))
         #expect(CgroupMemoryLimit.current(proc: root.appendingPathComponent("cgroup").path, root: root.path) == nil)
@@ -74,7 +74,7 @@ import WebImageTestSupport
         configuration.server.fileRoot = folder
         configuration.tunesAllocator = false
         let source = try JPEGCoder().encode(WebImage(bitmap: TestImages.gradient(width: 32, height: 16)), as: .jpeg)
-        try source.write(to: folder.appendingPathComponent("a.jpg"))
+        try source.writeWithoutSync(to: folder.appendingPathComponent("a.jpg"))
         let serve = try ImageServe(configuration: configuration)
         #expect(serve.images.configuration.memoryBudget === serve.memoryBudget)
         #expect(serve.memoryBudget.limit == 512 << 20)

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 @testable import WebImageTransformers
 import WebImageCore
 
 /// The box-blur kernel: its choice of boxes against a true Gaussian, and its internal paths
 /// (reached in production only by large images).
-@Suite struct BlurKernelTests {
+@Suite(.onOwnThreads) struct BlurKernelTests {
     @Test("the streaming and the full-buffer vertical paths give the same pixels")
     func pathsAgree() throws {
         let source = Pictures.noise(width: 23, height: 150)

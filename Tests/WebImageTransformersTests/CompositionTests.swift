@@ -7,7 +7,7 @@ import WebImageTransformers
 /// What every transformer shares: a solid color stays that color, scale, format, metadata and
 /// extended data are kept, every frame of an animation is transformed; plus the custom filter
 /// and the pipeline.
-@Suite struct CompositionTests {
+@Suite(.onOwnThreads) struct CompositionTests {
     /// One of each, with parameters that keep a solid color solid.
     static let colorKeeping: [any ImageTransformer] = [
         .resize(to: PixelSize(width: 7, height: 5)),

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 import WebImageCore
 import WebImageTransformers
 
 /// Resize modes, crop bounds, flips and rotations.
-@Suite struct GeometryTransformerTests {
+@Suite(.onOwnThreads) struct GeometryTransformerTests {
     let source = Pictures.noise(width: 9, height: 6)
     var image: WebImage { WebImage(bitmap: source, scale: 2, format: .png, metadata: [.decoded, .thumbnail]) }
 

@@ -5,7 +5,7 @@ import WebImageTransformers
 
 /// `Bitmap.flip(horizontal:vertical:)` and `rotate180()`: exact, in place when the storage is
 /// not shared (no second buffer), copy-on-write when it is.
-@Suite struct InPlaceFlipTests {
+@Suite(.onOwnThreads) struct InPlaceFlipTests {
     static func address(_ bitmap: Bitmap) -> UInt {
         bitmap.bytes.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
     }

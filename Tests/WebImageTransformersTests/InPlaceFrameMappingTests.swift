@@ -7,7 +7,7 @@ import WebImageTransformers
 /// ``WebImage/mappingFramesInPlace(transformerKey:_:)`` (issue 19): the later frames of a lazy
 /// animation are made for the transform, so the function owns them and changes them without a
 /// copy; the poster and held frames are the source's and are copied on write, never altered.
-@Suite struct InPlaceFrameMappingTests {
+@Suite(.onOwnThreads) struct InPlaceFrameMappingTests {
     static let size = PixelSize(width: 12, height: 10)
     static let durations = [0.05, 0.1, 0.2, 0.15]
 

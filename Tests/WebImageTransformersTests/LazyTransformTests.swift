@@ -6,7 +6,7 @@ import WebImageTransformers
 
 /// Transforming a lazily decoded animation gives a lazily transformed one (issue 19): frame 0
 /// now, frame n when it is read, from the source's frame n read without buffering.
-@Suite struct LazyTransformTests {
+@Suite(.onOwnThreads) struct LazyTransformTests {
     static let durations = [0.05, 0.0, 0.1, 0.2, 0.15]
 
     /// A lazy animation of 5 gradient frames that counts the frames its provider makes.

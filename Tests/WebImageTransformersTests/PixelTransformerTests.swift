@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 import WebImageCore
 import WebImageTransformers
 
 /// Round corner, tint, blur, color matrix: each against values computed here from the
 /// documented formulas.
-@Suite struct PixelTransformerTests {
+@Suite(.onOwnThreads) struct PixelTransformerTests {
     static let color = RGBAColor(red: 40, green: 120, blue: 200)
 
     // MARK: Round corner

@@ -1,9 +1,10 @@
 import Testing
+import WebImageTestSupport
 import WebImageCore
 
 /// Core's ``Bitmap/resampled(to:filter:)``, checked against a slow 2-D reference written from
 /// the kernel definitions (``Reference``), and against values worked out by hand.
-@Suite struct ResamplingTests {
+@Suite(.onOwnThreads) struct ResamplingTests {
     static let filters = ResamplingFilter.allCases
     static let convolutionFilters: [ResamplingFilter] = [.box, .bilinear, .bicubic, .lanczos3]
     static let sizes: [(PixelSize, PixelSize)] = [

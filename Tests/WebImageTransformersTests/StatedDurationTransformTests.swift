@@ -6,7 +6,7 @@ import WebImageTransformers
 
 /// Transformers rebuild every frame of an animation: the stated delays (``ImageFrame/statedDuration``)
 /// stay next to the played ones, for eager and lazily decoded animations.
-@Suite struct StatedDurationTransformTests {
+@Suite(.onOwnThreads) struct StatedDurationTransformTests {
     /// Frames of noise that play delays of 10 ms or less for 100 ms and state the raw delays.
     final class NormalizingProvider: AnimatedImageProvider {
         let animatedImageData = Data([1, 2, 3])

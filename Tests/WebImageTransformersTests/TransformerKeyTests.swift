@@ -1,9 +1,10 @@
 import Testing
+import WebImageTestSupport
 import WebImageCore
 import WebImageTransformers
 
 /// Keys: the documented spelling, stable for equal parameters, distinct for different ones.
-@Suite struct TransformerKeyTests {
+@Suite(.onOwnThreads) struct TransformerKeyTests {
     static let size = PixelSize(width: 400, height: 300)
 
     @Test("each transformer spells its key as documented")

@@ -33,7 +33,7 @@ final class LocalHTTP2Server {
         directory = try Fixtures.temporaryDirectory()
         let root = directory.appendingPathComponent("htdocs", isDirectory: true)
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        for (name, data) in files { try data.write(to: root.appendingPathComponent(name)) }
+        for (name, data) in files { try data.writeWithoutSync(to: root.appendingPathComponent(name)) }
         certificate = directory.appendingPathComponent("cert.pem")
         let key = directory.appendingPathComponent("key.pem")
         try await LocalTLSServer.makeCertificate(key: key, certificate: certificate)

@@ -54,7 +54,7 @@ final class LocalTLSServer {
         certificate = directory.appendingPathComponent("cert.pem")
         let key = directory.appendingPathComponent("key.pem")
         let bodyFile = directory.appendingPathComponent("body")
-        try body.write(to: bodyFile)
+        try body.writeWithoutSync(to: bodyFile)
         try await Self.makeCertificate(key: key, certificate: certificate)
         let output = try SpawnedProcess.pipe()
         do {
@@ -93,9 +93,23 @@ final class LocalTLSServer {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// A self-signed certificate for `127.0.0.1` and `localhost` (`openssl req`), valid a day.
+    /// Writes a self-signed certificate for `127.0.0.1` and `localhost`, valid a day, and its
+    /// key. Every server of the test process gets the same pair, made once (`openssl req`): an
+    /// RSA key for each server was CPU beside the tests that start at the same moment, and no
+    /// test needs a certificate of its own (each says whether it trusts it with the CA file).
     static func makeCertificate(key: URL, certificate: URL) async throws {
+        let pair = try await sharedCertificate.value
+        try pair.key.writeWithoutSync(to: key)
+        try pair.certificate.writeWithoutSync(to: certificate)
+    }
+
+    /// The key and certificate (PEM) every server uses, made at the first use.
+    private static let sharedCertificate = Task { () async throws -> (key: Data, certificate: Data) in
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let key = directory.appendingPathComponent("key.pem"), certificate = directory.appendingPathComponent("cert.pem")
         try await ChildProcess.output(of: "openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
                                                       "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", key.path, "-out", certificate.path])
+        return (try Data(contentsOf: key), try Data(contentsOf: certificate))
     }
 }

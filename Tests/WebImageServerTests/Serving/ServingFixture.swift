@@ -26,18 +26,29 @@ final class ServingFixture: Sendable {
 
     /// A gradient JPEG of `width` x `height`.
     static func jpeg(width: Int = 64, height: Int = 48, quality: Double = 0.9) -> Data {
-        try! JPEGCoder().encode(WebImage(bitmap: TestImages.gradient(width: width, height: height)), as: .jpeg, options: ImageEncodeOptions(compressionQuality: quality))
+        made.value(for: "jpeg \(width)x\(height) \(quality)") {
+            try! JPEGCoder().encode(WebImage(bitmap: TestImages.gradient(width: width, height: height)), as: .jpeg, options: ImageEncodeOptions(compressionQuality: quality))
+        }
     }
 
     /// A gradient PNG with alpha.
     static func png(width: Int = 40, height: Int = 30) -> Data {
-        try! PNGCoder().encode(WebImage(bitmap: TestImages.gradient(width: width, height: height, alpha: true)), as: .png)
+        made.value(for: "png \(width)x\(height)") {
+            try! PNGCoder().encode(WebImage(bitmap: TestImages.gradient(width: width, height: height, alpha: true)), as: .png)
+        }
     }
 
     /// An animated GIF of `frames` frames.
     static func animatedGIF(frames: Int = 3) -> Data {
-        try! GIFCoder().encode(TestImages.animated(frames: frames, width: 20, height: 10), as: .gif)
+        made.value(for: "gif \(frames)") {
+            try! GIFCoder().encode(TestImages.animated(frames: frames, width: 20, height: 10), as: .gif)
+        }
     }
+
+    /// The generated images made so far: every fixture writes the same three files and serves
+    /// two of them, and encoding them for each of the hundreds of serving tests was seconds of
+    /// CPU on the shared test pool.
+    private static let made = FixtureCache<Data>()
 
     /// A noisy JPEG (compresses badly: for `max_bytes`).
     static func noisyJPEG(width: Int = 256, height: Int = 256) -> Data {
@@ -82,9 +93,9 @@ final class ServingFixture: Sendable {
     init(resultCache: (any ImageCache)? = nil, originalsCache: (any ImageCache)? = nil, routes: [String: LoopbackHTTPServer.Route] = [:], _ configure: (inout ImageServerConfiguration) -> Void = { _ in }) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root.appendingPathComponent("photos"), withIntermediateDirectories: true)
-        try Self.jpeg().write(to: root.appendingPathComponent("photos/a.jpg"))
-        try Self.png().write(to: root.appendingPathComponent("b.png"))
-        try Self.animatedGIF().write(to: root.appendingPathComponent("anim.gif"))
+        try Self.jpeg().writeWithoutSync(to: root.appendingPathComponent("photos/a.jpg"))
+        try Self.png().writeWithoutSync(to: root.appendingPathComponent("b.png"))
+        try Self.animatedGIF().writeWithoutSync(to: root.appendingPathComponent("anim.gif"))
         origin = try LoopbackHTTPServer(routes: [
             "/a.jpg": .data(Self.jpeg(), contentType: "image/jpeg"),
             "/b.png": .data(Self.png(), contentType: "image/png"),

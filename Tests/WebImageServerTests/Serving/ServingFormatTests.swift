@@ -96,7 +96,7 @@ import WebImageTestSupport
 
     @Test func maxBytesLowersTheQuality() async throws {
         let fixture = try ServingFixture()
-        try ServingFixture.noisyJPEG().write(to: fixture.root.appendingPathComponent("noise.jpg"))
+        try ServingFixture.noisyJPEG().writeWithoutSync(to: fixture.root.appendingPathComponent("noise.jpg"))
         let full = await fixture.get(ThumborRequest(signedPart: "full", filters: [.quality(95)], source: "noise.jpg"))
         let limit = full.body.count / 3
         let capped = await fixture.get(ThumborRequest(signedPart: "capped", filters: [.quality(95), .maxBytes(limit)], source: "noise.jpg"))

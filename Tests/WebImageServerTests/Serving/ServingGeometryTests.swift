@@ -10,7 +10,7 @@ import WebImageTestSupport
 
     init() throws {
         fixture = try ServingFixture()
-        try ServingFixture.jpeg(width: 200, height: 100).write(to: fixture.root.appendingPathComponent("wide.jpg"))
+        try ServingFixture.jpeg(width: 200, height: 100).writeWithoutSync(to: fixture.root.appendingPathComponent("wide.jpg"))
     }
 
     private func size(_ path: String) async throws -> PixelSize {
@@ -69,14 +69,14 @@ extension ServingGeometryTests {
         for y in 15..<25 {
             for x in 20..<40 { bitmap[x, y] = RGBAColor(red: 255, green: 0, blue: 0) }
         }
-        try PNGCoder().encode(WebImage(bitmap: bitmap), as: .png).write(to: fixture.root.appendingPathComponent("bordered.png"))
+        try PNGCoder().encode(WebImage(bitmap: bitmap), as: .png).writeWithoutSync(to: fixture.root.appendingPathComponent("bordered.png"))
         #expect(try await size("/unsafe/trim/bordered.png") == PixelSize(width: 20, height: 10))
         #expect(try await size("/unsafe/bordered.png") == PixelSize(width: 60, height: 40))
     }
 
     @Test func aResultOverTheOutputLimitIs400() async throws {
         let limited = try ServingFixture { $0.maximumOutputDimension = 100 }
-        try ServingFixture.jpeg(width: 200, height: 100).write(to: limited.root.appendingPathComponent("wide.jpg"))
+        try ServingFixture.jpeg(width: 200, height: 100).writeWithoutSync(to: limited.root.appendingPathComponent("wide.jpg"))
         let response = await limited.get(path: "/unsafe/origx0/wide.jpg")
         #expect(response.status == 400, "\(response.text)")
         #expect(await limited.get(path: "/unsafe/100x0/wide.jpg").status == 200)

@@ -17,7 +17,7 @@ import WebImageLoopbackServer
             $0.memoryBudget = budget
             $0.transformConcurrency = 1
         }
-        try ServingFixture.jpeg().write(to: fixture.root.appendingPathComponent("c.jpg"))
+        try ServingFixture.jpeg().writeWithoutSync(to: fixture.root.appendingPathComponent("c.jpg"))
         return fixture
     }
 

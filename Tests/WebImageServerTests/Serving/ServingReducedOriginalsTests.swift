@@ -54,8 +54,8 @@ import WebImageTransformers
             $0.shrinksOnLoad = false
         }
         let pyramid = try ServingFixture { $0.shrinksOnLoad = false }
-        try photo.write(to: direct.root.appendingPathComponent("photo.jpg"))
-        try photo.write(to: pyramid.root.appendingPathComponent("photo.jpg"))
+        try photo.writeWithoutSync(to: direct.root.appendingPathComponent("photo.jpg"))
+        try photo.writeWithoutSync(to: pyramid.root.appendingPathComponent("photo.jpg"))
         let path = "/unsafe/fit-in/60x60/filters:format(png)/photo.jpg"
         let a = try ServingFixture.decode(await direct.get(path: path)).bitmap
         let b = try ServingFixture.decode(await pyramid.get(path: path)).bitmap

@@ -6,7 +6,7 @@ import WebImageTestSupport
 
 /// AVIF colour (issue 31): a Display P3 `nclx` and an ICC profile written by avifenc (lossless)
 /// decode to the photo's sRGB colours.
-@Suite(.enabled(if: ReferenceTools.available, "avifenc or avifdec is not on the PATH (apt-get install libavif-bin): skipped"))
+@Suite(.onOwnThreads, .enabled(if: ReferenceTools.available, "avifenc or avifdec is not on the PATH (apt-get install libavif-bin): skipped"))
 struct ColorProfileTests {
     /// avifenc's lossless encode of `stored` with `arguments` (`--cicp` or `--icc`).
     static func encode(_ stored: Bitmap, _ arguments: [String], in folder: URL) async throws -> Data {
@@ -39,7 +39,7 @@ struct ColorProfileTests {
         let folder = try ReferenceTools.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let icc = folder.appendingPathComponent("adobe.icc")
-        try ColorFixtures.adobeRGB.write(to: icc)
+        try ColorFixtures.adobeRGB.writeWithoutSync(to: icc)
         let stored = ColorFixtures.intoSpace(ColorFixtures.photo, ColorFixtures.adobeRGB)
         let data = try await Self.encode(stored, ["--icc", icc.path], in: folder)
         let decoded = try AVIFCoder().decode(data)
@@ -58,7 +58,7 @@ struct ColorProfileTests {
 }
 
 /// ``ColorProfileHandling/keep`` through the AVIF encoder (issue 31).
-@Suite struct AVIFColorProfileKeepingTests {
+@Suite(.onOwnThreads) struct AVIFColorProfileKeepingTests {
     @Test func aKeptProfileRoundTripsThroughTheEncoder() throws {
         let keep = ColorFixtures.keepProfile
         let (stored, image) = ColorFixtures.keptAdobePhoto

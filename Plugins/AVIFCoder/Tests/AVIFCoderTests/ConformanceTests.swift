@@ -2,6 +2,7 @@ import AVIFCoder
 import Foundation
 import SwiftWebImage
 import Testing
+import WebImageTestSupport
 
 /// Files made by libavif's reference encoder (`avifenc`) decode to within a small tolerance of
 /// its reference decoder's (`avifdec -d 8`) output. The source PNGs are written by the tests,
@@ -11,7 +12,7 @@ import Testing
 /// frames to 8 bits in one step (libavif's RGB depth 8), avifdec through its own PNG writer;
 /// 8-bit files agree exactly, 10-bit 4:2:0 ones differ by up to 2 levels (measured), the
 /// tolerance.
-@Suite(.enabled(if: ReferenceTools.available, "avifenc or avifdec is not on the PATH (apt-get install libavif-bin): skipped"))
+@Suite(.onOwnThreads, .enabled(if: ReferenceTools.available, "avifenc or avifdec is not on the PATH (apt-get install libavif-bin): skipped"))
 struct ConformanceTests {
     static let tolerance = 2
     static let coder = AVIFCoder()

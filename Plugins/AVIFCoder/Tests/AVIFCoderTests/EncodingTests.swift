@@ -2,10 +2,11 @@ import AVIFCoder
 import Foundation
 import SwiftWebImage
 import Testing
+import WebImageTestSupport
 
 /// Encoding: lossless at quality 1, lossy below with size following quality, the speed setting
 /// (coder and context), sequences with durations, and the size options.
-@Suite struct EncodingTests {
+@Suite(.onOwnThreads) struct EncodingTests {
     static let coder = AVIFCoder(speed: 10)
     static let busy = WebImage(bitmap: Pixels.busy(width: 64, height: 48))
 

@@ -2,10 +2,11 @@ import AVIFCoder
 import Foundation
 import SwiftWebImage
 import Testing
+import WebImageTestSupport
 
 /// The pixel, frame and per-image limits hold before libavif decodes a frame, and hostile input
 /// (truncated, corrupt, claiming huge sizes) gives a `WebImageError`, never a trap.
-@Suite struct LimitTests {
+@Suite(.onOwnThreads) struct LimitTests {
     static let coder = AVIFCoder(speed: 10)
     static let still = WebImage(bitmap: Pixels.picture(width: 40, height: 30, alpha: true))
 

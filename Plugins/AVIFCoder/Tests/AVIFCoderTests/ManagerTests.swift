@@ -14,7 +14,7 @@ private let patientDownloads: DownloaderConfiguration = {
 
 /// End to end: registered with one line in a coders manager, the plug-in makes `ImageManager`
 /// load AVIF URLs; before it is registered they fail with a clear error.
-@Suite struct ManagerTests {
+@Suite(.onOwnThreads) struct ManagerTests {
     static let still = WebImage(bitmap: Pixels.picture(width: 30, height: 20, alpha: true))
 
     @Test func loopbackLoadFailsBeforeRegistrationAndSucceedsAfter() async throws {

@@ -6,12 +6,12 @@ import WebImageTestSupport
 
 /// HEIF colour (issue 31): heif-enc's lossless HEIC with Display P3 code points (`nclx`), and
 /// with the ICC profile of a tagged PNG, decode to the photo's sRGB colours.
-@Suite(.enabled(if: ReferenceTools.available, "heif-enc/heif-convert are not installed (apt-get install libheif-examples): skipped"))
+@Suite(.onOwnThreads, .enabled(if: ReferenceTools.available, "heif-enc/heif-convert are not installed (apt-get install libheif-examples): skipped"))
 struct ColorProfileTests {
     static func encode(_ png: Data, _ arguments: [String]) async throws -> Data {
         let folder = try ReferenceTools.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try png.write(to: folder.appendingPathComponent("source.png"))
+        try png.writeWithoutSync(to: folder.appendingPathComponent("source.png"))
         try await ReferenceTools.run("heif-enc", ["-L", "--matrix_coefficients=0"] + arguments + ["-o", "image.heic", "source.png"], in: folder)
         return try Data(contentsOf: folder.appendingPathComponent("image.heic"))
     }
@@ -24,7 +24,7 @@ struct ColorProfileTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let p3 = try #require(ColorConversion.profile(primaries: 12, transfer: 13))
         let stored = ColorFixtures.intoSpace(ColorFixtures.photo, p3)
-        try PNGCoder().encode(WebImage(bitmap: stored), as: .png).write(to: folder.appendingPathComponent("source.png"))
+        try PNGCoder().encode(WebImage(bitmap: stored), as: .png).writeWithoutSync(to: folder.appendingPathComponent("source.png"))
         try await ChildProcess.output(of: "avifenc", ["-l", "--cicp", "12/13/0", "source.png", "image.avif"], in: folder)
         let data = try Data(contentsOf: folder.appendingPathComponent("image.avif"))
         // Debian 12's libheif decodes AV1 (libaom, dav1d).
@@ -44,7 +44,7 @@ struct ColorProfileTests {
 }
 
 /// ``ColorProfileHandling/keep`` through the HEIC encoder (issue 31).
-@Suite(.enabled(if: HEIFCoder().canEncode(to: .heic), "libheif has no HEVC encoder: skipped"))
+@Suite(.onOwnThreads, .enabled(if: HEIFCoder().canEncode(to: .heic), "libheif has no HEVC encoder: skipped"))
 struct HEIFColorProfileKeepingTests {
     @Test func aKeptProfileRoundTripsThroughTheEncoder() throws {
         let keep = ColorFixtures.keepProfile

@@ -6,7 +6,7 @@ import WebImageCore
 
 /// One coder value used from many threads at once: each decode has its own libheif context,
 /// so the results are the same as one at a time.
-@Suite struct ConcurrencyTests {
+@Suite(.onOwnThreads) struct ConcurrencyTests {
     @Test func concurrentDecodesAgree() async throws {
         let data = try HEIFFileMaker.heic(Pixels.smooth(width: 96, height: 64), thumbnail: Pixels.smooth(width: 96, height: 64), thumbnailSide: 32)
         let coder = HEIFCoder()

@@ -11,7 +11,7 @@ import WebImageTestSupport
 /// 10-bit fixture as a 16-bit PNG, which PNGCoder reduces to 8 bits; the coder asks libheif
 /// for RGBA8). Measured with libheif 1.15.1: 0 on every heif-enc file here, at most 1 level
 /// on SDWebImage's fixtures.
-@Suite(.enabled(if: ReferenceTools.available, "heif-enc / heif-convert are not installed (apt-get install libheif-examples): skipped"))
+@Suite(.onOwnThreads, .enabled(if: ReferenceTools.available, "heif-enc / heif-convert are not installed (apt-get install libheif-examples): skipped"))
 struct ConformanceTests {
     static let tolerance = 1
 
@@ -20,7 +20,7 @@ struct ConformanceTests {
     static func roundTrip(_ bitmap: Bitmap, _ arguments: [String], output: String = "image.heic") async throws -> (ours: WebImage, reference: WebImage, data: Data) {
         let folder = try ReferenceTools.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try PNGCoder().encode(WebImage(bitmap: bitmap), as: .png).write(to: folder.appendingPathComponent("source.png"))
+        try PNGCoder().encode(WebImage(bitmap: bitmap), as: .png).writeWithoutSync(to: folder.appendingPathComponent("source.png"))
         try await ReferenceTools.run("heif-enc", arguments + ["-o", output, "source.png"], in: folder)
         let data = try Data(contentsOf: folder.appendingPathComponent(output))
         try await ReferenceTools.run("heif-convert", [output, "reference.png"], in: folder)

@@ -6,7 +6,7 @@ import WebImageTestSupport
 
 /// The core's coder contract (round trip, own output claimed, empty, truncated and corrupt input,
 /// bounded thumbnails) for HEIC through libheif's HEVC encoder (x265).
-@Suite struct ContractTests {
+@Suite(.onOwnThreads) struct ContractTests {
     /// Lossy HEVC at quality 100 on the gradient with alpha, 37x23 (odd sides: libheif pads the
     /// coded picture and crops it back, so the crop is exercised too). 4:2:0 chroma and the
     /// lossy alpha plane move a channel by at most a few levels (see the measured worst case

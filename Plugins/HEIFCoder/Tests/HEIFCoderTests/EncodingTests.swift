@@ -5,7 +5,7 @@ import Testing
 import WebImageTestSupport
 
 /// Encoding to HEIC with libheif's HEVC encoder.
-@Suite(.enabled(if: HEIFCoder().canEncode(to: .heic), "libheif has no HEVC encoder: skipped"))
+@Suite(.onOwnThreads, .enabled(if: HEIFCoder().canEncode(to: .heic), "libheif has no HEVC encoder: skipped"))
 struct EncodingTests {
     static let photo = WebImage(bitmap: Pixels.smooth(width: 256, height: 192))
 

@@ -8,7 +8,7 @@ import WebImageTestSupport
 /// `mif1` file with a stored thumbnail, a 10-bit `heix` HDR photo, an `msf1` image sequence),
 /// each decoded by the coder and compared with `heif-convert`'s output. Skipped, saying so,
 /// when the folder or the tools are absent.
-@Suite(.enabled(if: TestData.hasHEIFFixtures, "../shared/testdata/sdwebimage HEIF files or heif-convert absent: skipped"))
+@Suite(.onOwnThreads, .enabled(if: TestData.hasHEIFFixtures, "../shared/testdata/sdwebimage HEIF files or heif-convert absent: skipped"))
 struct FixtureTests {
     /// heif-convert's decode of fixture `name`: as PNG (exact), or as JPEG at quality 100 for
     /// files with an ICC profile that heif-convert's libpng refuses to write.

@@ -5,7 +5,7 @@ import WebImageTestSupport
 import WebImageCore
 
 /// 10-bit (HDR) files decode to RGBA8: libheif reduces the samples to 8 bits.
-@Suite struct HDRTests {
+@Suite(.onOwnThreads) struct HDRTests {
     @Test func tenBitDecodesToEightBit() throws {
         // Flat areas of 10-bit values 1020 (-> 255), 512 (-> 128) and 100 (-> 25).
         let data = try HEIFFileMaker.heic10Bit(width: 64, height: 64) { x, y in

@@ -6,7 +6,7 @@ import WebImageTestSupport
 
 /// Hostile and broken inputs give a ``WebImageError`` that says what was wrong, never a trap,
 /// and the pixel limit is enforced from the headers before libheif decodes.
-@Suite struct HostileInputTests {
+@Suite(.onOwnThreads) struct HostileInputTests {
     /// A 64x32 HEIC whose every `ispe` box (the coded size) is rewritten to `width` x `height`.
     static func declaring(width: UInt32, height: UInt32) throws -> Data {
         var bytes = [UInt8](try HEIFFileMaker.heic(Pixels.smooth(width: 64, height: 32)))

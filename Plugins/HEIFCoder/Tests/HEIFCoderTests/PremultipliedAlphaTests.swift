@@ -6,13 +6,13 @@ import SwiftWebImage
 
 /// A file whose alpha is marked premultiplied (`prem`) decodes to straight alpha, the bitmap's
 /// convention: libheif 1.15 hands its colour over still multiplied.
-@Suite(.enabled(if: ReferenceTools.available, "heif-enc is not installed (apt-get install libheif-examples): skipped"))
+@Suite(.onOwnThreads, .enabled(if: ReferenceTools.available, "heif-enc is not installed (apt-get install libheif-examples): skipped"))
 struct PremultipliedAlphaTests {
     /// `bitmap` written by heif-enc with `arguments`.
     static func heifEnc(_ bitmap: Bitmap, _ arguments: [String]) async throws -> Data {
         let folder = try ReferenceTools.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try PNGCoder().encode(WebImage(bitmap: bitmap), as: .png).write(to: folder.appendingPathComponent("source.png"))
+        try PNGCoder().encode(WebImage(bitmap: bitmap), as: .png).writeWithoutSync(to: folder.appendingPathComponent("source.png"))
         _ = try await ReferenceTools.run("heif-enc", arguments + ["-o", "image.heic", "source.png"], in: folder)
         return try Data(contentsOf: folder.appendingPathComponent("image.heic"))
     }

@@ -7,7 +7,7 @@ import WebImageCore
 /// The thumbnail stored in a file is used for thumbnail requests it can serve. The test files
 /// store a thumbnail whose pixels (green) differ from the primary image's (red), so that which
 /// one was decoded shows.
-@Suite struct ThumbnailTests {
+@Suite(.onOwnThreads) struct ThumbnailTests {
     static let red = RGBAColor(red: 255, green: 0, blue: 0, alpha: 255)
     static let green = RGBAColor(red: 0, green: 255, blue: 0, alpha: 255)
 

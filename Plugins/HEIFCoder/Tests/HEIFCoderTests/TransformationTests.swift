@@ -7,7 +7,7 @@ import WebImageCore
 /// The file's transformations are applied: `irot` (rotation), `imir` (mirror), `clap` (crop).
 /// The files are written by libheif itself (its encoder writes `irot`/`imir` for an orientation
 /// and a `clap` box for odd sides when asked to).
-@Suite struct TransformationTests {
+@Suite(.onOwnThreads) struct TransformationTests {
     static let red = RGBAColor(red: 255, green: 0, blue: 0, alpha: 255)
     static let green = RGBAColor(red: 0, green: 255, blue: 0, alpha: 255)
     static let blue = RGBAColor(red: 0, green: 0, blue: 255, alpha: 255)

@@ -6,7 +6,7 @@ import WebImageTestSupport
 
 /// Icons and a cursor of every entry kind, made at test time (``ConformanceScript``), decoded
 /// and compared pixel by pixel with Pillow's decode of the same entry.
-@Suite struct ConformanceTests {
+@Suite(.onOwnThreads) struct ConformanceTests {
     static let fixtures: Task<(TemporaryFolder, [String: [String]])?, any Error> = Task {
         guard let python = await Pillow.python.value else { return nil }
         let folder = try TemporaryFolder()

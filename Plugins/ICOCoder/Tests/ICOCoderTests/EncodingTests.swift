@@ -5,7 +5,7 @@ import WebImageCore
 import WebImageTestSupport
 
 /// ICO encoding from a set of sizes.
-@Suite struct EncodingTests {
+@Suite(.onOwnThreads) struct EncodingTests {
     @Test func aSetOfSizesGivesOnePNGEntryEach() throws {
         let source = WebImage(bitmap: TestImages.gradient(width: 64, height: 64, seed: 3, alpha: true))
         let coder = ICOCoder(encodedSizes: [16, 32, 48, 300])

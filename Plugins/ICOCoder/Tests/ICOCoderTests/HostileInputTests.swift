@@ -1,11 +1,12 @@
 import Foundation
 import ICOCoder
 import Testing
+import WebImageTestSupport
 import WebImageCore
 
 /// Malformed directories and entries: each refused with a clear `WebImageError` naming the
 /// entry, before any entry is decoded.
-@Suite struct HostileInputTests {
+@Suite(.onOwnThreads) struct HostileInputTests {
     /// An ICO directory of `entries` (width, height, byte count, offset) followed by `body`.
     static func ico(_ entries: [(Int, Int, Int, Int)], body: [UInt8], type: UInt8 = 1) -> Data {
         var out: [UInt8] = [0, 0, type, 0, UInt8(entries.count & 0xFF), UInt8(entries.count >> 8)]

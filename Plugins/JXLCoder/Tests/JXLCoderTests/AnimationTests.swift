@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 import WebImageCore
 import JXLCoder
 
 /// Animations written by the coder (lossless) and read back: frames, durations, loop count,
 /// lazy random access, and the frame and per-image limits checked from the headers.
-@Suite struct AnimationTests {
+@Suite(.onOwnThreads) struct AnimationTests {
     static let coder = JXLCoder(lossless: true)
     static let durations = [0.1, 0.25, 0.04, 0.5]
 

@@ -6,7 +6,7 @@ import WebImageTestSupport
 
 /// JPEG XL colour (issue 31): cjxl's lossless encode of a ProPhoto-tagged PNG keeps the
 /// profile, and the decode comes back to the photo's sRGB colours (12.7 dB PSNR before).
-@Suite(.enabled(if: ReferenceTools.available, ReferenceTools.skipMessage))
+@Suite(.onOwnThreads, .enabled(if: ReferenceTools.available, ReferenceTools.skipMessage))
 struct ColorProfileTests {
     @Test func aProPhotoJXLDecodesToThePhotosColours() async throws {
         let folder = try ReferenceTools.temporaryFolder()
@@ -32,7 +32,7 @@ struct ColorProfileTests {
 }
 
 /// ``ColorProfileHandling/keep`` through the JPEG XL encoder (issue 31).
-@Suite struct JXLColorProfileKeepingTests {
+@Suite(.onOwnThreads) struct JXLColorProfileKeepingTests {
     @Test func aKeptProfileRoundTripsThroughTheEncoder() throws {
         let keep = ColorFixtures.keepProfile
         let (stored, image) = ColorFixtures.keptAdobePhoto

@@ -1,6 +1,7 @@
 import Foundation
 import SwiftWebImage
 import Testing
+import WebImageTestSupport
 import JXLCoder
 
 /// Files made by the reference encoder (`cjxl`) from pictures the test writes, decoded by the
@@ -8,7 +9,7 @@ import JXLCoder
 /// sources, to float PFM rounded to 8 bits for 16-bit and float sources): the two must agree
 /// within ``tolerance`` on every channel of every pixel. Skipped, saying so, when libjxl-tools
 /// is not installed.
-@Suite(.enabled(if: ReferenceTools.available, ReferenceTools.skipMessage))
+@Suite(.onOwnThreads, .enabled(if: ReferenceTools.available, ReferenceTools.skipMessage))
 struct ConformanceTests {
     /// The largest per-channel difference allowed between the coder's and djxl's 8-bit output.
     /// Measured: 0 in every case on the development machine (libjxl 0.7.0, AVX2/AVX-512 code);

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 import WebImageCore
 import JXLCoder
 
 /// Stills: alpha, limits checked from the basic info, thumbnails, orientation, hostile input.
-@Suite struct DecodingTests {
+@Suite(.onOwnThreads) struct DecodingTests {
     static let coder = JXLCoder(lossless: true)
 
     @Test(arguments: [false, true])

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 import WebImageCore
 import JXLCoder
 
 /// Encoding settings, and progressive decoding of a download fed in pieces.
-@Suite struct EncodingAndIncrementalTests {
+@Suite(.onOwnThreads) struct EncodingAndIncrementalTests {
     @Test func losslessKeepsEveryChannelAndLossyTheVisiblePixels() throws {
         let source = try Pictures.detailed(width: 64, height: 48, alpha: true)
         let lossless = try JXLCoder(lossless: true).decode(JXLCoder(lossless: true).encode(WebImage(bitmap: source), as: .jpegXL))

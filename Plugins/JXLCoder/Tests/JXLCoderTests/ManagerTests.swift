@@ -14,7 +14,7 @@ private let patientDownloads: DownloaderConfiguration = {
 
 /// End to end: registered in a coders manager, the plug-in makes `ImageManager` load JPEG XL
 /// URLs (before, they fail with a clear error), progressively with `progressiveLoad`.
-@Suite struct ManagerTests {
+@Suite(.onOwnThreads) struct ManagerTests {
     @Test func loopbackLoadFailsBeforeRegistrationAndSucceedsAfter() async throws {
         let still = WebImage(bitmap: try Pictures.detailed(width: 48, height: 40, alpha: true))
         let data = try JXLCoder(lossless: true).encode(still, as: .jpegXL)

@@ -7,7 +7,7 @@ import WebImageTestSupport
 /// The coder's pixels against poppler's own `pdftocairo` at the same size, for a PDF written
 /// by cairo (`rsvg-convert -f pdf` of shapes with gradients and transparency) and the
 /// hand-written grid.
-@Suite struct ConformanceTests {
+@Suite(.onOwnThreads) struct ConformanceTests {
     static let shapes = """
         <svg xmlns="http://www.w3.org/2000/svg" width="120" height="90" viewBox="0 0 120 90">
           <defs>

@@ -8,7 +8,7 @@ import WebImageTestSupport
 /// whole-point rectangles renders at 72 dpi to its known pixels, is claimed, and empty,
 /// truncated and corrupt documents give a `WebImageError` or an image, never a trap; a
 /// thumbnail is bounded.
-@Suite struct ContractTests {
+@Suite(.onOwnThreads) struct ContractTests {
     /// The grid's pixels: red left 20 columns, green top 10 rows of the rest, blue below.
     static var gridPixels: Bitmap {
         Pixels.make(width: 37, height: 23, hasAlpha: false) { x, y in

@@ -6,7 +6,7 @@ import WebImageTestSupport
 
 /// Hostile documents give a `WebImageError` or a bounded render, never a hang, a trap or a
 /// giant allocation.
-@Suite struct HostileInputTests {
+@Suite(.onOwnThreads) struct HostileInputTests {
     /// A 14400x14400-inch page (1,036,800 points a side, the most PDF allows with UserUnit) is
     /// drawn within the pixel limit, quickly: the size is checked before any surface is made.
     @Test func giantPageIsLimited() throws {

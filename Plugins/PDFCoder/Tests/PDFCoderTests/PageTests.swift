@@ -5,7 +5,7 @@ import WebImageCore
 import WebImageTestSupport
 
 /// Page count, page choice through the context, sizes, encrypted documents.
-@Suite struct PageTests {
+@Suite(.onOwnThreads) struct PageTests {
     static func decode(_ data: Data, page: Int? = nil, thumbnail: PixelSize? = nil, dpi: Double = PDFCoder.defaultDPI) throws -> WebImage {
         var options = ImageDecodeOptions()
         options.context.pdfPageIndex = page

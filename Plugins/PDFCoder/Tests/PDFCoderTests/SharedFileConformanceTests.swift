@@ -7,7 +7,7 @@ import WebImageTestSupport
 /// A real file, not one written by these tests: SDWebImagePDFCoder's test image
 /// (`../shared/testdata/sdwebimage/TestImage.pdf`, one 36x36-point page written by cairo
 /// 1.10), drawn as `pdftocairo` draws it.
-@Suite struct SharedFileConformanceTests {
+@Suite(.onOwnThreads) struct SharedFileConformanceTests {
     @Test(.enabled(if: ReferenceTools.hasPDFToCairo, ReferenceTools.missingPDFToCairo), arguments: [PixelSize(width: 36, height: 36), PixelSize(width: 200, height: 200)])
     func sdWebImagesTestImageMatchesPDFToCairo(_ size: PixelSize) async throws {
         guard SharedTestData.has("TestImage.pdf") else {

@@ -7,7 +7,7 @@ import WebImageTestSupport
 /// The fast path: thumbnail requests served from the EXIF thumbnail when it is large enough,
 /// else DCT-scaled decoding. The photo and its embedded thumbnail have different colors, so the
 /// pixels say which one was decoded; the loader's counters and byte count say the same.
-@Suite struct EmbeddedThumbnailTests {
+@Suite(.onOwnThreads) struct EmbeddedThumbnailTests {
     /// The case: a 4000x3000 photo (red) with a 160x120 EXIF thumbnail (blue).
     static let largeThumbnail = Array(try! Fixtures.jpeg(width: 160, height: 120, color: Fixtures.blue))
     static let large = try! Fixtures.exifJPEG(width: 4000, height: 3000, color: Fixtures.red, exif: EXIFBuilder(

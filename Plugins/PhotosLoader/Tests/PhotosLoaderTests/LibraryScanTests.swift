@@ -5,7 +5,7 @@ import Testing
 import WebImageTestSupport
 
 /// The index: what a scan records for each file, what it leaves out and why, albums, listings.
-@Suite struct LibraryScanTests {
+@Suite(.onOwnThreads) struct LibraryScanTests {
     let folder: TemporaryLibrary
     let library: PhotoLibrary
 

@@ -5,7 +5,7 @@ import Testing
 import WebImageTestSupport
 
 /// `PhotosLoader` on the standard library: URLs, decoding, data, errors and the blocking decision.
-@Suite struct LoaderTests {
+@Suite(.onOwnThreads) struct LoaderTests {
     let folder: TemporaryLibrary
     let library: PhotoLibrary
     let loader: PhotosLoader

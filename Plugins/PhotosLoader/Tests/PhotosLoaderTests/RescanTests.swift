@@ -6,7 +6,7 @@ import WebImageTestSupport
 
 /// Incremental rescans: unchanged files are not read; renames keep identifiers; deletions,
 /// additions and edits show up as changes.
-@Suite struct RescanTests {
+@Suite(.onOwnThreads) struct RescanTests {
     let folder: TemporaryLibrary
     let library: PhotoLibrary
 

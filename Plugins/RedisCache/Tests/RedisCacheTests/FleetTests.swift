@@ -52,7 +52,7 @@ struct FleetTests {
         #expect(try await load().cacheType == .disk)
         #expect(http.statistics(for: "/a.png").requestCount == 1)
 
-        redis.kill()
+        await redis.kill()
         let whileDown = try await load()
         #expect(whileDown.cacheType == .none)
         #expect(whileDown.image?.pixelSize == Self.image.pixelSize)

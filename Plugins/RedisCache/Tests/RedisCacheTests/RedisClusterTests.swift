@@ -235,7 +235,7 @@ struct RedisClusterTests {
         let onMaster = try #require(keys.first { RedisHashSlot.slot(of: $0) <= 5460 })
         #expect(try await cluster.owner(ofSlot: RedisHashSlot.slot(of: onMaster)) == master.port)
 
-        master.kill()
+        await master.kill()
         // Until the cluster has promoted the replica (node timeout 2 s, then an election), the
         // key's round trips fail; each failure refreshes the map. Poll, bounded.
         let deadline = ContinuousClock.now + .seconds(60)

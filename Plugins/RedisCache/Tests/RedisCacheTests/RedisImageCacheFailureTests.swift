@@ -21,7 +21,7 @@ import WebImageTestSupport
         try await cache.store(Self.image, data: data, forKey: "before")
         #expect(await cache.queryImage(forKey: "before") != nil)
 
-        server.kill()
+        await server.kill()
         #expect(await cache.queryImage(forKey: "before") == nil)
         #expect(cache.statistics.failedQueries == 1)
         #expect(log.count(of: .error, containing: "the query of key \"before\" is a miss") == 1)
@@ -93,7 +93,7 @@ import WebImageTestSupport
         let memory = MemoryCache()
         let redis = RedisTestEnvironment.makeCache(port: server.port)
         let layered = redis.makeLayeredCache(memoryCache: memory)
-        server.kill()
+        await server.kill()
         let data = try RedisTestEnvironment.rawData(Self.image)
         await #expect(throws: WebImageError.self) { try await layered.store(Self.image, data: data, forKey: "k") }
         #expect(memory.contains("k"))

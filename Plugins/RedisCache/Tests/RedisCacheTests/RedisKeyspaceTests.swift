@@ -35,7 +35,7 @@ import WebImageTestSupport
 }
 
 /// The cluster key format: a hash tag the cache controls, before any byte of the user's key.
-@Suite struct RedisClusterKeyspaceTests {
+@Suite(.onOwnThreads) struct RedisClusterKeyspaceTests {
     private let keyspace = RedisKeyspace(namespace: "avatars", hashTagged: true)
 
     @Test func clusterKeysCarryAHashTagOfTheKey() {

@@ -96,7 +96,7 @@ import WebImageTestSupport
         defer { redis.stop() }
         let client = RedisClient(configuration: RedisTestEnvironment.clientConfiguration(port: redis.port, initialReconnectDelay: 0.05, maximumReconnectDelay: 0.2))
         #expect(await client.ping())
-        redis.kill()
+        await redis.kill()
         let error = await #expect(throws: WebImageError.self) { try await client.send(.ping) }
         #expect([.connectionClosed, .connectFailed].contains(Self.kind(error)))
         #expect(client.nodeStates.first?.isInOutage == true)

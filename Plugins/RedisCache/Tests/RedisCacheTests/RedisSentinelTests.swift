@@ -120,7 +120,7 @@ struct RedisSentinelTests {
         let replica = Self.direct(group.replica.port)
         defer { replica.shutdown() }
 
-        group.master.kill()
+        await group.master.kill()
         let killedAt = ContinuousClock.now
         var landedAfter: Duration?
         var promotedAfter: Duration?
@@ -203,7 +203,7 @@ struct RedisSentinelTests {
         try await group.sentinel.waitUntilSubscribers(1)
         #expect(await second.subscriberCount() == 0)
 
-        group.sentinel.kill()
+        await group.sentinel.kill()
         try await second.waitUntilSubscribers(1)
         try await second.failover()
         let start = ContinuousClock.now
@@ -236,7 +236,7 @@ struct RedisSentinelTests {
         #expect(client.nodeStates.filter { $0.role == .replica }.map(\.endpoint.port) == [group.replica.port])
 
         // The replica gone: reads fall back to the master.
-        group.replica.kill()
+        await group.replica.kill()
         #expect(try await client.send(.get(key)) == .bulkString(Data("v".utf8)))
         #expect(try await client.send(.get(key)) == .bulkString(Data("v".utf8)))
         #expect(await group.master.commandCalls("get") - masterGets == 3)

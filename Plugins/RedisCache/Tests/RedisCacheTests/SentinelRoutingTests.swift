@@ -56,7 +56,7 @@ struct SentinelRoutingTests {
         defer { routing.shutdown() }
         #expect(try await set("a", on: routing) == [.simpleString("OK")])
 
-        group.master.kill()
+        await group.master.kill()
         try await group.sentinel.waitUntilMaster(port: group.replica.port)
         // One call: the pooled connection is found closed, the reconnect refused, the
         // Sentinel asked, and the SET sent to the promoted replica.
@@ -96,8 +96,8 @@ struct SentinelRoutingTests {
         let routing = routing(group)
         defer { routing.shutdown() }
         #expect(try await set("a", on: routing) == [.simpleString("OK")])
-        group.master.kill()
-        group.replica.kill()
+        await group.master.kill()
+        await group.replica.kill()
         // Many failing round trips in a burst: the first asks, the others within 100 ms give up.
         for _ in 0..<20 {
             await #expect(throws: RedisClientError.self) { _ = try await set("b", on: routing) }

@@ -1,6 +1,7 @@
 import Foundation
 public import RedisCache
 import WebImageCore
+import WebImageTestSupport
 
 /// A throw-away Redis Sentinel for tests: `redis-sentinel` on 127.0.0.1, on a free port, with a
 /// generated `sentinel.conf` in a temporary directory (removed at ``stop()``) that watches one
@@ -67,7 +68,7 @@ public final class RedisSentinelProcess: Sendable {
 
                     """
                 let file = directory.appendingPathComponent("sentinel.conf")
-                try Data(configuration.utf8).write(to: file)
+                try Data(configuration.utf8).writeWithoutSync(to: file)
                 return [file.path]
             },
             readinessLine: "+monitor master \(masterName) "
@@ -85,7 +86,7 @@ public final class RedisSentinelProcess: Sendable {
     public var log: String { process.log }
 
     /// Kills the Sentinel at once (SIGKILL). The port stays reserved for ``restart()``.
-    public func kill() { process.kill() }
+    public func kill() async { await process.kill() }
 
     /// Freezes the Sentinel (SIGSTOP): connected, silent. ``resume()`` undoes it.
     public func pause() { process.pause() }

@@ -88,13 +88,13 @@ public final class RedisServerProcess: Sendable {
 
     /// Starts a process of `flavor` on a free loopback port and waits until it answers.
     static func start(flavor: Flavor, extraArguments: [String]) async throws -> RedisServerProcess {
-        removeOrphans()
+        _ = orphansRemoved
         var lastError: (any Error)?
         // The free port may be taken by someone else before the server binds it: try again.
         for _ in 0..<5 {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent(directoryPrefix + UUID().uuidString, isDirectory: true)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try Data(String(getpid()).utf8).write(to: directory.appendingPathComponent(ownerFileName))
+            try Data(String(getpid()).utf8).writeWithoutSync(to: directory.appendingPathComponent(ownerFileName))
             let server = RedisServerProcess(port: try LoopbackSockets.freePort(), extraArguments: extraArguments, directory: directory, flavor: flavor)
             do {
                 try await server.launch()
@@ -118,9 +118,10 @@ public final class RedisServerProcess: Sendable {
     }
 
     /// Kills the server at once (SIGKILL: no shutdown, connections reset), as a crash would,
-    /// and waits for it to exit. The port stays reserved for ``restart()``.
-    public func kill() {
-        terminate(signal: SIGKILL)
+    /// and suspends until it has exited (its reaper thread has seen it end). The port stays
+    /// reserved for ``restart()``.
+    public func kill() async {
+        await killAndWait()
     }
 
     /// Freezes the server (SIGSTOP): its connections stay open and its port takes connections,
@@ -137,17 +138,19 @@ public final class RedisServerProcess: Sendable {
     /// Starts the server again on the same port after ``kill()`` (an empty database).
     /// - Throws: ``HarnessError`` when it does not come up.
     public func restart() async throws {
-        terminate(signal: SIGKILL)
+        await killAndWait()
         try await launch()
     }
 
-    /// Stops the server and removes its directory. Idempotent.
+    /// Stops the server and removes its directory. Idempotent. Does not wait for the process
+    /// to end (its reaper thread collects it within milliseconds), so that it can run in a
+    /// `defer` or a `deinit` without holding the calling thread; ``kill()`` waits.
     ///
     /// SIGKILL, not SIGTERM: the server keeps nothing worth a graceful shutdown, and a child
     /// spawned from a dispatch worker thread inherits that thread's blocked signals, so SIGTERM
     /// could stay pending forever.
     public func stop() {
-        terminate(signal: SIGKILL)
+        takeRunning()?.process.send(SIGKILL)
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -156,6 +159,11 @@ public final class RedisServerProcess: Sendable {
     private static let directoryPrefix = "redis-test-"
     private static let ownerFileName = "owner.pid"
     private static let serverFileName = "server.pid"
+
+    /// ``removeOrphans()``, once per test process (at its first start): orphans are left by
+    /// processes that ended before this one, and scanning the temporary directory for every
+    /// one of the suite's hundreds of servers was CPU work on the test pool.
+    private static let orphansRemoved: Void = removeOrphans()
 
     /// Kills the servers of test processes that died without stopping them (a crash, a
     /// timeout kill), found by their directories: the owner's pid is gone, the server's pid
@@ -241,14 +249,14 @@ public final class RedisServerProcess: Sendable {
                 running.ready.withLock { $0.take() }?.resume(returning: false)
             }
             state.withLock { $0.running = running }
-            try? Data(String(process.processIdentifier).utf8).write(to: directory.appendingPathComponent(Self.serverFileName))
+            try? Data(String(process.processIdentifier).utf8).writeWithoutSync(to: directory.appendingPathComponent(Self.serverFileName))
             // A server that neither logs readiness nor exits within 10 s counts as failed.
             DispatchQueue.global().asyncAfter(deadline: .now() + 10) {
                 running.ready.withLock { $0.take() }?.resume(returning: false)
             }
         }
         guard sawReady else {
-            terminate(signal: SIGKILL)
+            await killAndWait()
             throw HarnessError("\(flavor.name) on port \(port) did not become ready; its log:\n\(log)")
         }
         // Bounded confirmation: the listener is up once the line is logged.
@@ -256,31 +264,25 @@ public final class RedisServerProcess: Sendable {
             if LoopbackSockets.ping(port: port) { return }
             try await Task.sleep(for: .milliseconds(20))
         }
-        terminate(signal: SIGKILL)
+        await killAndWait()
         throw HarnessError("\(flavor.name) on port \(port) logged readiness but does not answer PING; its log:\n\(log)")
     }
 
-    private func terminate(signal: Int32) {
-        guard let running = state.withLock({ state -> RunningServer? in
+    /// The running process, which is then no longer this server's.
+    private func takeRunning() -> RunningServer? {
+        state.withLock { state in
             defer { state.running = nil }
             return state.running
-        }) else { return }
-        let process = running.process
-        let pid = process.processIdentifier
-        process.send(signal)
-        // Waits for the kernel to end the process (dead or a zombie): a short poll, so that this
-        // stays synchronous (tests call it from deinit paths too).
-        for _ in 0..<10_000 where Self.isRunningNow(pid) {
-            usleep(1000)  // blocking: a killed process is gone in milliseconds
         }
     }
 
-    /// Whether `pid` still runs (exists and is not a zombie), from `/proc/<pid>/stat`.
-    private static func isRunningNow(_ pid: Int32) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return false }
-        let state = stat[stat.index(after: close)...].drop { $0 == " " }.first
-        return state != "Z" && state != "X"
+    /// Sends SIGKILL and suspends until the process has ended: its reaper thread (see
+    /// ``SpawnedProcess``) resumes the wait once `waitpid` has returned, so its sockets are
+    /// closed and its port is free. Nothing polls, and no thread of the pool waits.
+    private func killAndWait() async {
+        guard let running = takeRunning() else { return }
+        running.process.send(SIGKILL)
+        _ = await running.process.wait()
     }
 
     private static func systemKill(_ pid: Int32, _ signal: Int32) -> Int32 {

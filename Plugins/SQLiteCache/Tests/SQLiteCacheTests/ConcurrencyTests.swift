@@ -6,7 +6,7 @@ import WebImageTestSupport
 
 /// Many tasks and threads at once, on one cache and on two caches sharing a database: nothing
 /// crashes, nothing is torn, the totals stay true and the limits hold.
-@Suite struct ConcurrencyTests {
+@Suite(.onOwnThreads) struct ConcurrencyTests {
     let root = TemporaryDirectory()
 
     /// Value `version` of key `index`: inline for even keys, file-backed for odd ones, with

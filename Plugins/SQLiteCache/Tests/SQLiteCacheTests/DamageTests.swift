@@ -2,6 +2,7 @@ import Foundation
 import SQLiteCache
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 /// Bad input from the disk: a damaged or foreign database, truncated or missing value files, a
 /// row naming a path outside the cache, an unusable or vanished directory. Reads are misses,
@@ -25,7 +26,7 @@ import WebImageCore
         let cache = makeCache()
         if damage == "garbage" {
             for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: cache.databaseURL.path + suffix) }
-            try Data(repeating: 0x5A, count: 8_192).write(to: cache.databaseURL)
+            try Data(repeating: 0x5A, count: 8_192).writeWithoutSync(to: cache.databaseURL)
         }
         #expect(cache.data(forKey: "old") == nil)
         try cache.setData(Data("new".utf8), forKey: "new")
@@ -43,7 +44,7 @@ import WebImageCore
         let name = try #require(try FileManager.default.contentsOfDirectory(atPath: cache.filesDirectory.path).first)
         let path = cache.filesDirectory.appendingPathComponent(name).path
         if damage == "truncated" {
-            try Data(count: 100).write(to: URL(fileURLWithPath: path))
+            try Data(count: 100).writeWithoutSync(to: URL(fileURLWithPath: path))
         } else {
             try FileManager.default.removeItem(atPath: path)
         }
@@ -57,7 +58,7 @@ import WebImageCore
         let cache = makeCache()
         try cache.setData(Data(count: 50_000), forKey: "k")
         let outside = root.url.appendingPathComponent("secret")
-        try Data(count: 50_000).write(to: outside)
+        try Data(count: 50_000).writeWithoutSync(to: outside)
         try RawDatabase(cache).query("UPDATE entries SET file_name = '../../secret'")
         #expect(cache.data(forKey: "k") == nil)
         cache.removeAll()
@@ -68,7 +69,7 @@ import WebImageCore
     /// `cacheFailure` that names the path.
     @Test func unusableDirectory() throws {
         let blocker = root.url.appendingPathComponent("blocker")
-        try Data("file".utf8).write(to: blocker)
+        try Data("file".utf8).writeWithoutSync(to: blocker)
         let cache = SQLiteDiskCache(directory: blocker.appendingPathComponent("cache"))
         #expect(cache.data(forKey: "k") == nil)
         #expect(!cache.containsData(forKey: "k"))

@@ -2,6 +2,7 @@ import Foundation
 import SQLiteCache
 import Testing
 import WebImageCore
+import WebImageTestSupport
 
 /// LRU trimming to the size and count limits on every write, expiry by age (access or
 /// creation time) with a clock the tests move, and the sweep of orphan value files.
@@ -190,7 +191,7 @@ import WebImageCore
         let orphan = String(repeating: "ab", count: 16)
         let young = String(repeating: "cd", count: 16)
         for name in [orphan, young, "README"] {
-            _ = FileManager.default.createFile(atPath: directory + "/" + name, contents: Data("x".utf8))
+            try Data("x".utf8).writeWithoutSync(to: URL(fileURLWithPath: directory + "/" + name))
         }
         let old = Date().addingTimeInterval(-3_600)
         try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: directory + "/" + orphan)

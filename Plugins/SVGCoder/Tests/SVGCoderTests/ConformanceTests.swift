@@ -7,7 +7,7 @@ import WebImageTestSupport
 /// The coder's pixels against librsvg's own renderer, `rsvg-convert`, at the same size: same
 /// library, so the only differences are the premultiplied-to-straight rounding (a level or two
 /// where alpha is small, bounded by the mean).
-@Suite struct ConformanceTests {
+@Suite(.onOwnThreads) struct ConformanceTests {
     static let cases: [(name: String, svg: String, width: Int, height: Int)] = [
         ("grid at its size", SVGSamples.grid, 37, 23),
         ("shapes at their size", SVGSamples.shapes, 120, 90),

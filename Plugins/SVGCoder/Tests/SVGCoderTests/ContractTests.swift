@@ -7,7 +7,7 @@ import WebImageTestSupport
 /// The core's coder contract for a decode-only coder: a 37x23 SVG of whole-pixel rectangles
 /// decodes to its known pixels, is claimed, and empty, truncated and corrupt documents give a
 /// `WebImageError` or an image, never a trap; a thumbnail is bounded.
-@Suite struct ContractTests {
+@Suite(.onOwnThreads) struct ContractTests {
     /// Tolerance 1: the half-transparent part goes through cairo's premultiplied pixels.
     @Test(arguments: ImageCoderContract.Check.allCases)
     func svg(_ check: ImageCoderContract.Check) throws {

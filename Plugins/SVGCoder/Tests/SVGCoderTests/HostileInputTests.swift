@@ -6,7 +6,7 @@ import WebImageTestSupport
 
 /// Hostile documents give a `WebImageError` or a bounded render, never a hang, a trap or
 /// unbounded memory.
-@Suite struct HostileInputTests {
+@Suite(.onOwnThreads) struct HostileInputTests {
     /// `<use>` fan-out of 10^9 shapes is refused from the scan of its tags, before librsvg
     /// draws anything (librsvg 2.54 alone draws 500,000 of them first: seconds of CPU).
     @Test func useFanOutIsRefusedQuickly() throws {

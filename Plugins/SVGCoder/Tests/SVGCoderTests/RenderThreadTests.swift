@@ -7,7 +7,7 @@ import WebImageTestSupport
 /// The render runner's policy, on a runner of the test's own (the coder's shared one is left
 /// alone): the caller waits at most the limit; renders past it keep running and are counted;
 /// while two run, new renders are refused at once; once they finish, renders run again.
-@Suite struct RenderThreadTests {
+@Suite(.onOwnThreads) struct RenderThreadTests {
     @Test func overdueRendersAreCountedAndRefuseNewOnes() async throws {
         let runner = TimeLimitedRenderThread(maximumOverdue: 2)
         let gate = DispatchSemaphore(value: 0)

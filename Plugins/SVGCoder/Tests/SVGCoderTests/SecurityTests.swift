@@ -6,7 +6,7 @@ import WebImageTestSupport
 
 /// Nothing outside the data is loaded: files, loopback http, XInclude and external entities
 /// draw nothing and are never fetched; `data:` images are drawn.
-@Suite struct SecurityTests {
+@Suite(.onOwnThreads) struct SecurityTests {
     /// A 40x40 document that draws `image` over a transparent background.
     static func document(image href: String) -> String {
         """
@@ -32,7 +32,7 @@ import WebImageTestSupport
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("red.png")
-        try Self.redPNG().write(to: file)
+        try Self.redPNG().writeWithoutSync(to: file)
         for href in [file.absoluteString, file.path, "red.png", "file:///etc/passwd"] {
             let image = try SVGCoder().decode(Data(Self.document(image: href).utf8))
             #expect(image.pixelSize == PixelSize(width: 40, height: 40))
@@ -80,7 +80,7 @@ import WebImageTestSupport
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let part = folder.appendingPathComponent("part.svg")
-        try Data(#"<rect xmlns="http://www.w3.org/2000/svg" width="40" height="40" fill="red"/>"#.utf8).write(to: part)
+        try Data(#"<rect xmlns="http://www.w3.org/2000/svg" width="40" height="40" fill="red"/>"#.utf8).writeWithoutSync(to: part)
         let xinclude = """
             <svg xmlns="http://www.w3.org/2000/svg" xmlns:xi="http://www.w3.org/2001/XInclude" width="40" height="40">
               <xi:include href="\(part.absoluteString)" parse="xml"/>

@@ -7,7 +7,7 @@ import WebImageTestSupport
 /// A real file, not one written by these tests: SDWebImageSVGCoder's test image
 /// (`../shared/testdata/sdwebimage/TestImage.svg`, a viewBox-only logo of paths), drawn as
 /// `rsvg-convert` draws it at the same sizes.
-@Suite struct SharedFileConformanceTests {
+@Suite(.onOwnThreads) struct SharedFileConformanceTests {
     @Test(.enabled(if: ReferenceTools.available, ReferenceTools.missing), arguments: [PixelSize(width: 512, height: 297), PixelSize(width: 131, height: 76), PixelSize(width: 64, height: 37)])
     func sdWebImagesTestImageMatchesRSVGConvert(_ size: PixelSize) async throws {
         guard SharedTestData.has("TestImage.svg") else {

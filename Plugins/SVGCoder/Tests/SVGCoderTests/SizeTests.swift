@@ -6,7 +6,7 @@ import WebImageTestSupport
 
 /// The size a document is drawn at: the request's thumbnail size (never the document's size
 /// then resampled), the aspect ratio kept as the raster coders keep it, the pixel limit.
-@Suite struct SizeTests {
+@Suite(.onOwnThreads) struct SizeTests {
     static func decode(_ svg: String, thumbnail: PixelSize? = nil, preserve: Bool = true, maxPixels: Int? = nil, scaleDownBytes: Int? = nil) throws -> WebImage {
         var options = ImageDecodeOptions()
         options.thumbnailPixelSize = thumbnail

@@ -6,7 +6,7 @@ import WebImageTestSupport
 
 /// An embedded ICC profile (tag 34675) converts to sRGB at decode, or is kept, as the other
 /// coders do; the encoder embeds a kept profile again.
-@Suite struct ColorProfileTests {
+@Suite(.onOwnThreads) struct ColorProfileTests {
     /// The photo in Adobe RGB, written with its profile by the coder itself.
     static let tagged: Data = {
         try! TIFFCoder().encode(ColorFixtures.keptAdobePhoto.image, as: .tiff)

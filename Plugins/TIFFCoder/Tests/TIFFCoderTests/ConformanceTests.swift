@@ -9,7 +9,7 @@ import WebImageTestSupport
 /// decoded and compared pixel by pixel with the reference the script writes (see
 /// ``ConformanceScript``). Skips, saying why, without Pillow; a kind whose tool is missing is
 /// skipped with the tool's name.
-@Suite struct ConformanceTests {
+@Suite(.onOwnThreads) struct ConformanceTests {
     /// The fixtures, made once for the suite.
     static let fixtures: Task<(TemporaryFolder, [String: [String]])?, any Error> = Task {
         guard let python = await Pillow.python.value else { return nil }

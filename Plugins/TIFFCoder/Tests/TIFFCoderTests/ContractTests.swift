@@ -7,7 +7,7 @@ import WebImageTestSupport
 /// The core's coder contract (round trip, own output claimed, empty, truncated and corrupt
 /// input, bounded thumbnails) for each compression the coder writes: TIFF is lossless, alpha
 /// included.
-@Suite struct ContractTests {
+@Suite(.onOwnThreads) struct ContractTests {
     @Test(arguments: ImageCoderContract.Check.allCases)
     func deflate(_ check: ImageCoderContract.Check) throws {
         try ImageCoderContract.verify(check, subject: .init(coder: TIFFCoder(), format: .tiff, tolerance: 0, preservesAlpha: true))

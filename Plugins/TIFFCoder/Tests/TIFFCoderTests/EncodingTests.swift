@@ -6,7 +6,7 @@ import WebImageTestSupport
 
 /// Encoding: RGB(A) 8-bit, deflate or LZW, pages, kept profiles; checked with libtiff's
 /// `tiffinfo` when it is installed.
-@Suite struct EncodingTests {
+@Suite(.onOwnThreads) struct EncodingTests {
     @Test(arguments: [(TIFFCoder.Compression.deflate, "AdobeDeflate"), (.lzw, "LZW"), (.none, "None")])
     func compressionIsTheOneAsked(_ compression: TIFFCoder.Compression, _ name: String) async throws {
         let source = WebImage(bitmap: TestImages.gradient(width: 30, height: 20, seed: 5, alpha: true))
@@ -17,7 +17,7 @@ import WebImageTestSupport
             return
         }
         let folder = try TemporaryFolder()
-        try data.write(to: folder.url.appendingPathComponent("out.tif"))
+        try data.writeWithoutSync(to: folder.url.appendingPathComponent("out.tif"))
         let info = String(decoding: try await ChildProcess.output(of: "tiffinfo", ["out.tif"], in: folder.url), as: UTF8.self)
         #expect(info.contains("Compression Scheme: \(name)"), "\(info)")
         #expect(info.contains("Extra Samples: 1<unassoc-alpha>"), "\(info)")

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 import TIFFCoder
 import WebImageCore
 
 /// Inputs made to hurt: claimed sizes far over the data, truncated strips, garbage. Each is a
 /// clear `WebImageError`, refused from the headers where the headers say enough.
-@Suite struct HostileInputTests {
+@Suite(.onOwnThreads) struct HostileInputTests {
     /// 100000 x 100000 RGB (30 GB decoded) in one deflate strip of 16 bytes: refused from the
     /// directory, before any pixel memory (the CLI suite measures the peak RSS of the same file).
     static let bomb = TIFFBuilder.rgb(width: 100_000, height: 100_000, rowsPerStrip: 100_000, compression: 8, stripBytes: 16, payload: [UInt8](repeating: 0x78, count: 16))

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 import TIFFCoder
 import WebImageCore
 
 /// A reduced-resolution image in a SubIFD of the first page (tag 330, as DNG and many camera
 /// TIFFs store their previews): used for a thumbnail that fits it, never counted as a page.
-@Suite struct SubIFDPreviewTests {
+@Suite(.onOwnThreads) struct SubIFDPreviewTests {
     /// A 64x48 red page whose SubIFD holds a 16x12 blue preview (NewSubfileType 1), both
     /// uncompressed 8-bit RGB, written byte by byte.
     static let file: Data = {

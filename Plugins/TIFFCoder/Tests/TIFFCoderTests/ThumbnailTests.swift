@@ -6,7 +6,7 @@ import WebImageTestSupport
 
 /// Thumbnails: from a reduced-resolution preview when the file has one large enough, else from
 /// rows reduced as they are decoded.
-@Suite struct ThumbnailTests {
+@Suite(.onOwnThreads) struct ThumbnailTests {
     static func solid(_ width: Int, _ height: Int, _ color: RGBAColor) throws -> WebImage {
         WebImage(bitmap: try Bitmap(width: width, height: height, fill: color, hasAlpha: false))
     }
@@ -19,8 +19,8 @@ import WebImageTestSupport
             return
         }
         let folder = try TemporaryFolder()
-        try TIFFCoder().encode(try Self.solid(400, 300, RGBAColor(red: 255, green: 0, blue: 0)), as: .tiff).write(to: folder.url.appendingPathComponent("full.tif"))
-        try TIFFCoder().encode(try Self.solid(100, 75, RGBAColor(red: 0, green: 0, blue: 255)), as: .tiff).write(to: folder.url.appendingPathComponent("preview.tif"))
+        try TIFFCoder().encode(try Self.solid(400, 300, RGBAColor(red: 255, green: 0, blue: 0)), as: .tiff).writeWithoutSync(to: folder.url.appendingPathComponent("full.tif"))
+        try TIFFCoder().encode(try Self.solid(100, 75, RGBAColor(red: 0, green: 0, blue: 255)), as: .tiff).writeWithoutSync(to: folder.url.appendingPathComponent("preview.tif"))
         try await ChildProcess.output(of: "tiffcp", ["full.tif", "preview.tif", "both.tif"], in: folder.url)
         try await ChildProcess.output(of: "tiffset", ["-d", "1", "-s", "254", "1", "both.tif"], in: folder.url)
         let data = try folder.data("both.tif")

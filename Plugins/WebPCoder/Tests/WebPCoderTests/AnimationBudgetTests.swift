@@ -7,7 +7,7 @@ import WebPCoder
 /// Issue 19 for WebP: an animation is refused from its container's header when its frames
 /// together have too many source pixels or when it has too many frames, before any frame is
 /// decoded; and the encoder takes the frames one at a time.
-@Suite struct AnimationBudgetTests {
+@Suite(.onOwnThreads) struct AnimationBudgetTests {
     static func options(maxTotal: Int = ImageDecodeOptions.defaultMaxTotalPixelCount, maxFrames: Int = 10_000) -> ImageDecodeOptions {
         var options = ImageDecodeOptions()
         options.maxPixelCount = 1 << 28

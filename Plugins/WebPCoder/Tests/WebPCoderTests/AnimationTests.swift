@@ -6,7 +6,7 @@ import WebPCoder
 
 /// Animated WebP: frames, loop count, durations, blending and disposal (pixels computed by hand
 /// and checked against libwebp's own `WebPAnimDecoder`), lazy and eager frames, thumbnails.
-@Suite struct AnimationTests {
+@Suite(.onOwnThreads) struct AnimationTests {
     let coder = WebPCoder(lossless: true)
 
     static let blue = RGBAColor(red: 0, green: 0, blue: 255, alpha: 255)

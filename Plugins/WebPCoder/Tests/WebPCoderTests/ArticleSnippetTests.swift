@@ -9,7 +9,7 @@ import WebPCoder
 /// run: the lines between `// DOCS NAME begin` and `// DOCS NAME end` are the article's block marked
 /// `<!-- snippet: NAME -->` (the umbrella's `ArticleSnippetTests.articleSnippetsAreTheCodeTestedHere`
 /// compares them, line for line).
-@Suite struct ArticleSnippetTests {
+@Suite(.onOwnThreads) struct ArticleSnippetTests {
     /// The listing's `CodersManager.shared`, here a fresh manager of the built-in coders: every test
     /// target of the package runs in one process, and a registration in the process-wide manager
     /// would change what the other suites decode.

@@ -5,7 +5,7 @@ import WebImageTestSupport
 import WebPCoder
 
 /// A WebP with an ICCP chunk decodes to the colours of the photo it was made from (issue 31).
-@Suite struct ColorProfileTests {
+@Suite(.onOwnThreads) struct ColorProfileTests {
     /// The photo converted into `profile`'s space, encoded losslessly and tagged.
     static func tagged(_ profile: Data) throws -> (stored: Bitmap, webp: Data) {
         let stored = ColorFixtures.intoSpace(ColorFixtures.photo, profile)
@@ -38,7 +38,7 @@ import WebPCoder
 
 /// ``ColorProfileHandling/keep`` through the WebP encoder (issue 31): the profile goes into an
 /// ICCP chunk byte for byte, animations included, and a default decode converts it.
-@Suite struct WebPColorProfileKeepingTests {
+@Suite(.onOwnThreads) struct WebPColorProfileKeepingTests {
     static var keep: ImageDecodeOptions { ColorFixtures.keepProfile }
 
     @Test func aKeptProfileRoundTripsThroughTheEncoder() throws {

@@ -6,7 +6,7 @@ import WebPCoder
 
 /// The core's coder contract (round trip, own output claimed, empty, truncated and corrupt input,
 /// bounded thumbnails) for each way the coder encodes.
-@Suite struct ContractTests {
+@Suite(.onOwnThreads) struct ContractTests {
     /// Lossless: exact pixels, alpha included (RGB under transparent pixels too).
     @Test(arguments: ImageCoderContract.Check.allCases)
     func lossless(_ check: ImageCoderContract.Check) throws {

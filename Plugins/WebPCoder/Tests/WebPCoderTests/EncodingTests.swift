@@ -5,7 +5,7 @@ import WebImageCore
 import WebPCoder
 
 /// Encoding: lossy with quality, lossless, the context key, size options, animations.
-@Suite struct EncodingTests {
+@Suite(.onOwnThreads) struct EncodingTests {
     let photo = WebImage(bitmap: Pixels.busy(width: 96, height: 64))
 
     @Test func encodesOnlyWebP() throws {

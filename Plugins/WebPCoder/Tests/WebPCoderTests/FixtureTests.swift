@@ -16,7 +16,7 @@ import WebPCoder
 ///   FNV-1a 64 hashes below (of the RGBA8 bytes, row by row), and the sample pixels are Pillow's
 ///   `getpixel` values.
 /// At run time the animated frames are also compared with libwebp's own `WebPAnimDecoder`.
-@Suite struct FixtureTests {
+@Suite(.onOwnThreads) struct FixtureTests {
     static let coder = WebPCoder()
 
     static func load(_ name: String) throws -> Data {

@@ -6,7 +6,7 @@ import WebPCoder
 
 /// Progressive decoding: partial data gives partial images (rows that arrived, the rest
 /// transparent), the last chunk gives the full decode.
-@Suite struct IncrementalTests {
+@Suite(.onOwnThreads) struct IncrementalTests {
     let coder = WebPCoder(lossless: true)
 
     /// Feeds `data` cut at `lengths`, returning the image after each update.

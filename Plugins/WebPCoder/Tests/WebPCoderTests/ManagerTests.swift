@@ -14,7 +14,7 @@ private let patientDownloads: DownloaderConfiguration = {
 
 /// End to end: registered in a coders manager, the plug-in makes `ImageManager` load WebP URLs;
 /// before it is registered, they fail with a clear error.
-@Suite struct ManagerTests {
+@Suite(.onOwnThreads) struct ManagerTests {
     static let still = WebImage(bitmap: Pixels.busy(width: 48, height: 40))
 
     static func stillData() throws -> Data {
@@ -101,7 +101,7 @@ private let patientDownloads: DownloaderConfiguration = {
                    "LoadersManager.shared has no file loader yet: the shared-manager test is skipped"))
     func sharedManagerLoadsAFileURLOnceRegistered() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("webpcoder-\(UUID().uuidString).webp")
-        try Self.stillData().write(to: file)
+        try Self.stillData().writeWithoutSync(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         var context = WebImageContext()
         context.storeCacheType = ImageCacheType.none  // leave the shared caches as they were

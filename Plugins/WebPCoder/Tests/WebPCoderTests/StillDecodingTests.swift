@@ -5,7 +5,7 @@ import WebImageCore
 import WebPCoder
 
 /// Still images: pixels against values computed from the images the test encodes itself.
-@Suite struct StillDecodingTests {
+@Suite(.onOwnThreads) struct StillDecodingTests {
     let lossless = WebPCoder(lossless: true)
     let lossy = WebPCoder(lossless: false)
 

@@ -42,7 +42,7 @@ enum ReferenceTools {
 
     /// Writes `bitmap` as a PNG at `url` (the built-in PNG coder: lossless, alpha kept).
     static func writePNG(_ bitmap: Bitmap, to url: URL) throws {
-        try PNGCoder().encode(WebImage(bitmap: bitmap), as: .png).write(to: url)
+        try PNGCoder().encode(WebImage(bitmap: bitmap), as: .png).writeWithoutSync(to: url)
     }
 
     /// `avifdec --index` of frame `index`, as RGBA8 (`-d 8`), read back with the built-in PNG coder.

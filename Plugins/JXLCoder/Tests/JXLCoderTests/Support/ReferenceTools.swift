@@ -36,7 +36,7 @@ enum ReferenceTools {
     static func cjxl(_ source: Data, ext: String, flags: [String], in folder: URL) async throws -> Data {
         let input = folder.appendingPathComponent("in-\(UUID().uuidString).\(ext)")
         let output = folder.appendingPathComponent("out-\(UUID().uuidString).jxl")
-        try source.write(to: input)
+        try source.writeWithoutSync(to: input)
         try await run("cjxl", [input.path, output.path, "--quiet"] + flags)
         return try Data(contentsOf: output)
     }
@@ -45,7 +45,7 @@ enum ReferenceTools {
     static func djxl(_ jxl: Data, in folder: URL) async throws -> Data {
         let input = folder.appendingPathComponent("ref-\(UUID().uuidString).jxl")
         let output = folder.appendingPathComponent("ref-\(UUID().uuidString).png")
-        try jxl.write(to: input)
+        try jxl.writeWithoutSync(to: input)
         try await run("djxl", [input.path, output.path, "--bits_per_sample=8", "--quiet"])
         return try Data(contentsOf: output)
     }
@@ -57,7 +57,7 @@ enum ReferenceTools {
     static func djxlHighDepth(_ jxl: Data, ext: String, in folder: URL) async throws -> Bitmap {
         let input = folder.appendingPathComponent("ref-\(UUID().uuidString).jxl")
         let output = folder.appendingPathComponent("ref-\(UUID().uuidString).\(ext)")
-        try jxl.write(to: input)
+        try jxl.writeWithoutSync(to: input)
         try await run("djxl", [input.path, output.path, "--quiet"])
         let data = [UInt8](try Data(contentsOf: output))
         // The header: magic, width, height, maxval or scale, each ended by whitespace.

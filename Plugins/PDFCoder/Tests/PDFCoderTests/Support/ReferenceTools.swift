@@ -26,7 +26,7 @@ enum ReferenceTools {
     static func render(_ pdf: Data, page: Int = 1, width: Int, height: Int) async throws -> Bitmap {
         let folder = try makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try pdf.write(to: folder.appendingPathComponent("in.pdf"))
+        try pdf.writeWithoutSync(to: folder.appendingPathComponent("in.pdf"))
         _ = try await ChildProcess.output(of: "pdftocairo", ["-png", "-singlefile", "-f", "\(page)", "-l", "\(page)", "-scale-to-x", "\(width)", "-scale-to-y", "\(height)", "in.pdf", "out"], in: folder)
         return try PNGCoder().decode(Data(contentsOf: folder.appendingPathComponent("out.png"))).bitmap
     }
@@ -35,7 +35,7 @@ enum ReferenceTools {
     static func pdf(fromSVG svg: String) async throws -> Data {
         let folder = try makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try Data(svg.utf8).write(to: folder.appendingPathComponent("in.svg"))
+        try Data(svg.utf8).writeWithoutSync(to: folder.appendingPathComponent("in.svg"))
         _ = try await ChildProcess.output(of: "rsvg-convert", ["-f", "pdf", "-o", "out.pdf", "in.svg"], in: folder)
         return try Data(contentsOf: folder.appendingPathComponent("out.pdf"))
     }

@@ -80,7 +80,7 @@ final class TemporaryLibrary: @unchecked Sendable {
     func write(_ data: Data, to relativePath: String) throws -> URL {
         let file = url(relativePath)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: file)
+        try data.writeWithoutSync(to: file)
         return file
     }
 
@@ -113,27 +113,37 @@ enum StandardLibrary {
     /// EXIF thumbnail of `vacation/beach.jpg`.
     static let beachThumbnail = Array(try! Fixtures.jpeg(width: 160, height: 120, color: Fixtures.blue))
 
+    /// Writes the library's files into `folder`.
     static func populate(_ folder: TemporaryLibrary) throws {
+        for file in files { try folder.write(file.data, to: file.path) }
+    }
+
+    /// The library's files, made once: they are the same for every test, and encoding them
+    /// again for each of them was CPU work on the shared test pool.
+    static let files: [(path: String, data: Data)] = {
+        var files: [(path: String, data: Data)] = []
+        func write(_ data: Data, to path: String) { files.append((path, data)) }
         // Root album: a JPEG with EXIF date (with offset), orientation 1 and an embedded thumbnail.
-        try folder.write(Fixtures.exifJPEG(width: 640, height: 480, exif: EXIFBuilder(
+        write(try! Fixtures.exifJPEG(width: 640, height: 480, exif: EXIFBuilder(
             orientation: 1, dateTimeOriginal: "2023:07:14 09:30:00", offsetTimeOriginal: "+02:00", thumbnail: beachThumbnail)), to: "beach.jpg")
         // A nested album with a rotated photo (orientation 6, little-endian EXIF, no thumbnail).
-        try folder.write(Fixtures.exifJPEG(width: 400, height: 300, color: Fixtures.green, exif: EXIFBuilder(
+        write(try! Fixtures.exifJPEG(width: 400, height: 300, color: Fixtures.green, exif: EXIFBuilder(
             littleEndian: true, orientation: 6, dateTimeOriginal: "2022:12:24 18:00:00")), to: "2022/Winter/tree.jpg")
         // A JPEG without any EXIF.
-        try folder.write(Fixtures.jpeg(width: 320, height: 200, color: Fixtures.yellow), to: "2022/Winter/snow.jpg")
+        write(try! Fixtures.jpeg(width: 320, height: 200, color: Fixtures.yellow), to: "2022/Winter/snow.jpg")
         // PNGs, one of them with a misleading extension.
-        try folder.write(Fixtures.png(width: 64, height: 48), to: "2023/Summer/sunset.png")
-        try folder.write(Fixtures.png(width: 30, height: 20, seed: 9), to: "2023/Summer/actually-png.jpg")
+        write(try! Fixtures.png(width: 64, height: 48), to: "2023/Summer/sunset.png")
+        write(try! Fixtures.png(width: 30, height: 20, seed: 9), to: "2023/Summer/actually-png.jpg")
         // An animated GIF.
-        try folder.write(Fixtures.gif(width: 24, height: 16), to: "2023/anim.gif")
+        write(try! Fixtures.gif(width: 24, height: 16), to: "2023/anim.gif")
         // Files to leave out.
-        try folder.write(Data("shopping list".utf8), to: "2023/notes.txt")
-        try folder.write(Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8)), to: "2023/Summer/broken.jpg")
-        try folder.write(Fixtures.jpeg(width: 8, height: 8), to: ".hidden/secret.jpg")
-        try folder.write(Fixtures.jpeg(width: 8, height: 8), to: "2023/.thumbs.jpg")
-        try folder.write(Data(), to: "2023/empty.png")
-    }
+        write(Data("shopping list".utf8), to: "2023/notes.txt")
+        write(Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8)), to: "2023/Summer/broken.jpg")
+        write(try! Fixtures.jpeg(width: 8, height: 8), to: ".hidden/secret.jpg")
+        write(try! Fixtures.jpeg(width: 8, height: 8), to: "2023/.thumbs.jpg")
+        write(Data(), to: "2023/empty.png")
+        return files
+    }()
 
     /// The relative paths of the indexed assets.
     static let assetPaths = [

@@ -23,7 +23,7 @@ enum ReferenceTools {
     static func render(_ svg: String, width: Int, height: Int) async throws -> Bitmap {
         let folder = try makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try Data(svg.utf8).write(to: folder.appendingPathComponent("in.svg"))
+        try Data(svg.utf8).writeWithoutSync(to: folder.appendingPathComponent("in.svg"))
         _ = try await ChildProcess.output(of: "rsvg-convert", ["-w", "\(width)", "-h", "\(height)", "-f", "png", "-o", "out.png", "in.svg"], in: folder)
         let png = try Data(contentsOf: folder.appendingPathComponent("out.png"))
         return try PNGCoder().decode(png).bitmap
