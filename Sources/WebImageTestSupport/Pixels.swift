@@ -27,28 +27,6 @@ public enum Pixels {
         return (worst, Double(total) / Double(max(1, a.width * a.height)))
     }
 
-    /// The peak signal-to-noise ratio of two same-size bitmaps in decibels, over the colour
-    /// channels (and alpha when `includeAlpha`); `.infinity` when they are equal, `-.infinity`
-    /// for different sizes.
-    public static func psnr(_ a: Bitmap, _ b: Bitmap, includeAlpha: Bool = true) -> Double {
-        guard a.size == b.size else { return -.infinity }
-        var squares = 0.0
-        for y in 0..<a.height {
-            for x in 0..<a.width {
-                let p = a[x, y], q = b[x, y]
-                var sum = 0
-                for (u, v) in [(p.red, q.red), (p.green, q.green), (p.blue, q.blue)] + (includeAlpha ? [(p.alpha, q.alpha)] : []) {
-                    let d = Int(u) - Int(v)
-                    sum += d * d
-                }
-                squares += Double(sum)
-            }
-        }
-        let samples = Double(max(1, a.width * a.height * (includeAlpha ? 4 : 3)))
-        guard squares > 0 else { return .infinity }
-        return 10 * log10(255 * 255 / (squares / samples))
-    }
-
     /// A bitmap whose pixels `color(x, y)` gives.
     public static func make(width: Int, height: Int, hasAlpha: Bool = true, _ color: (Int, Int) -> RGBAColor) -> Bitmap {
         var bitmap = try! Bitmap(width: width, height: height, hasAlpha: hasAlpha)

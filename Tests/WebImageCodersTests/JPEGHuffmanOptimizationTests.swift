@@ -7,7 +7,7 @@ import WebImageCore
 /// Issue 34: the JPEG encoder makes Huffman tables for each image (libjpeg's `optimize_coding`,
 /// as Pillow's `optimize=True`, which thumbor uses), and writes progressive files when the coder
 /// or the request's context asks.
-@Suite struct JPEGHuffmanOptimizationTests {
+@Suite(.onOwnThreads) struct JPEGHuffmanOptimizationTests {
     /// A photo-like picture: gradients, soft blobs and a little deterministic noise.
     static func photo(width: Int, height: Int) -> Bitmap {
         var state: UInt32 = 34
@@ -88,7 +88,7 @@ import WebImageCore
         }
         let folder = try TemporaryFolder(prefix: "jpeg-optimise")
         let bitmap = Self.photo(width: 320, height: 240)
-        try PNGCoder().encode(WebImage(bitmap: bitmap), as: .png).write(to: URL(fileURLWithPath: folder.path("in.png")))
+        try PNGCoder().encode(WebImage(bitmap: bitmap), as: .png).writeWithoutSync(to: URL(fileURLWithPath: folder.path("in.png")))
         var options = ImageEncodeOptions(compressionQuality: 0.8)
         options.context.jpegProgressive = progressive
         let ours = try JPEGCoder().encode(WebImage(bitmap: bitmap), as: .jpeg, options: options)

@@ -7,7 +7,7 @@ import WebImageCore
 /// Issue 34: the PNG encoder's zlib strategy is the smallest of `Z_RLE`, `Z_FILTERED` (Pillow's,
 /// so thumbor's) and the default, `Z_RLE` kept within 0.5% of the best; on a small image the
 /// three are tried on the whole image, so the choice can be checked exactly.
-@Suite struct PNGStrategyChoiceTests {
+@Suite(.onOwnThreads) struct PNGStrategyChoiceTests {
     static let zFiltered: Int32 = 1
     static let zRLE: Int32 = 3
 

@@ -229,7 +229,7 @@ import WebImageLoopbackServer
         #expect(budget.usage.reservations == 0)
         #expect(budget.usage.peakReservedBytes >= 64 * 48 * 4 + 8 * 6 * 4)
         // And when the watermark fails, the source's hold ends too (a source not decoded yet).
-        try ServingFixture.jpeg().write(to: fixture.root.appendingPathComponent("c.jpg"))
+        try ServingFixture.jpeg().writeWithoutSync(to: fixture.root.appendingPathComponent("c.jpg"))
         let failed = await fixture.get(Self.watermarked(fixture.originSource("/nothing-here.png"), source: "c.jpg"))
         #expect(failed.status == 400)
         #expect(budget.usage.reservedBytes == 0)

@@ -24,9 +24,9 @@ import WebImageTestSupport
                 $0.shrinksOnLoad = shrinks
                 configure(&$0)
             }
-            try ServingShrinkOnLoadTests.photo.write(to: fixture.root.appendingPathComponent("big.jpg"))
-            try ServingShrinkOnLoadTests.oddPhoto.write(to: fixture.root.appendingPathComponent("odd.jpg"))
-            try ServingShrinkOnLoadTests.png.write(to: fixture.root.appendingPathComponent("big.png"))
+            try ServingShrinkOnLoadTests.photo.writeWithoutSync(to: fixture.root.appendingPathComponent("big.jpg"))
+            try ServingShrinkOnLoadTests.oddPhoto.writeWithoutSync(to: fixture.root.appendingPathComponent("odd.jpg"))
+            try ServingShrinkOnLoadTests.png.writeWithoutSync(to: fixture.root.appendingPathComponent("big.png"))
             let loads = loads
             fixture.server.hooks.withLock { $0.afterLoad = { result in
                 if let image = result.image { loads.withLock { $0.append((image.pixelSize, result.cacheType)) } }

@@ -137,7 +137,7 @@ import WebImageTestSupport
     @Test func theServerCropsWithAttentionOnlyWhenSetTo() async throws {
         let folder = try TemporaryFolder(prefix: "attention")
         let scene = Self.scenes[0]
-        try PNGCoder().encode(WebImage(bitmap: scene.bitmap), as: .png).write(to: URL(fileURLWithPath: folder.path("scene.png")))
+        try PNGCoder().encode(WebImage(bitmap: scene.bitmap), as: .png).writeWithoutSync(to: URL(fileURLWithPath: folder.path("scene.png")))
         func redness(_ mode: SmartCropMode?, _ path: String) async throws -> Double {
             let fixture = try ThumborReference.makeFixture { configuration in
                 configuration.fileRoot = folder.url
@@ -189,7 +189,7 @@ import WebImageTestSupport
     /// libvips' `attention` window of `size` in `bitmap` (through pyvips, on a PNG of the bitmap).
     static func libvipsWindow(of size: PixelSize, in bitmap: Bitmap, python: String) async throws -> PixelRect {
         let folder = try TemporaryFolder(prefix: "attention-vips")
-        try PNGCoder().encode(WebImage(bitmap: bitmap), as: .png).write(to: URL(fileURLWithPath: folder.path("scene.png")))
+        try PNGCoder().encode(WebImage(bitmap: bitmap), as: .png).writeWithoutSync(to: URL(fileURLWithPath: folder.path("scene.png")))
         let script = """
             import sys, pyvips
             image = pyvips.Image.new_from_file(sys.argv[1])

@@ -12,7 +12,7 @@ import WebImageTestSupport
 /// for true colour), so the 24-bit icon with an AND mask is written here byte by byte, and
 /// ImageMagick's decode is still the reference. Each file's entries are checked to be of the
 /// kind the case names, so the table is the coverage. Skips without `convert`.
-@Suite struct ImageMagickConformanceTests {
+@Suite(.onOwnThreads) struct ImageMagickConformanceTests {
     /// One file: its name, what `convert` is given after the input, the input's side, and the
     /// entries (side, PNG or BMP bit depth) it must hold.
     struct Case: Sendable, CustomStringConvertible {
@@ -54,14 +54,14 @@ import WebImageTestSupport
     @Test(.enabled(if: ChildProcess.path(of: "convert") != nil, "convert (Debian: imagemagick) is not installed: skipped"), arguments: cases)
     func everyEntryDecodesLikeImageMagick(_ testCase: Case) async throws {
         let folder = try TemporaryFolder(prefix: "ico-imagemagick")
-        try PNGCoder().encode(WebImage(bitmap: Self.picture(side: testCase.side)), as: .png).write(to: URL(fileURLWithPath: folder.path("in.png")))
+        try PNGCoder().encode(WebImage(bitmap: Self.picture(side: testCase.side)), as: .png).writeWithoutSync(to: URL(fileURLWithPath: folder.path("in.png")))
         let output = testCase.name.hasSuffix(".cur") ? "made.ico" : testCase.name
         try await ChildProcess.output(of: "convert", ["in.png"] + testCase.arguments + [output], in: folder.url)
         if testCase.name.hasSuffix(".cur") {
             var cursor = [UInt8](try folder.data(output))
             cursor[2] = 2
             cursor.replaceSubrange(10..<14, with: [5, 0, 7, 0])
-            try Data(cursor).write(to: URL(fileURLWithPath: folder.path(testCase.name)))
+            try Data(cursor).writeWithoutSync(to: URL(fileURLWithPath: folder.path(testCase.name)))
         }
         try await Self.compareEveryEntry(of: testCase.name, in: folder, expecting: testCase.entries)
     }
@@ -70,7 +70,7 @@ import WebImageTestSupport
     func aTwentyFourBitEntryWithAnANDMaskDecodesLikeImageMagick() async throws {
         let folder = try TemporaryFolder(prefix: "ico-imagemagick")
         let picture = Self.picture(side: 30)  // 90 bytes a row: padded to 92; the mask's rows to 4 bytes
-        try Self.twentyFourBitIcon(picture).write(to: URL(fileURLWithPath: folder.path("bmp24-mask.ico")))
+        try Self.twentyFourBitIcon(picture).writeWithoutSync(to: URL(fileURLWithPath: folder.path("bmp24-mask.ico")))
         try await Self.compareEveryEntry(of: "bmp24-mask.ico", in: folder, expecting: [(30, "bmp24")])
     }
 

@@ -13,7 +13,7 @@ import WebImageTestSupport
 /// ``WebImageError``. Documents that cannot match by design are left out of the comparison
 /// and listed with the reason (``exclusion(of:)``; they are still drawn, and must not crash).
 /// Each run prints its counts. Skips, saying why, without the fixtures.
-@Suite struct LibraryTestFileTests {
+@Suite(.onOwnThreads) struct LibraryTestFileTests {
     /// The reference PNGs were made by librsvg's harness (librsvg 2.54 on its developers'
     /// cairo and pixman); SVGCoder runs the same librsvg on Debian's cairo and pixman, so the
     /// same document differs only in antialiasing and rounding (librsvg's own harness accepts a

@@ -11,7 +11,7 @@ import WebImageTestSupport
 /// view of, must still be read or refused with a ``WebImageError`` (never a crash); files
 /// TIFFCoder refuses on purpose are listed in ``refusedByDesign`` with the reason. Each run
 /// prints its counts. Skips, saying why, without the fixtures or without Pillow.
-@Suite struct LibraryTestFileTests {
+@Suite(.onOwnThreads) struct LibraryTestFileTests {
     /// 40 dB: an RMS difference of 2.6 of 255, far below what a wrong channel order, a lost
     /// predictor, a wrong orientation or a misread palette give (10 to 25 dB), and above the
     /// rounding differences of two decoders (16-bit to 8-bit, YCbCr to RGB, premultiplied

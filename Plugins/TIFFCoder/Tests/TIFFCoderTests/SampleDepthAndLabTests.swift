@@ -7,7 +7,7 @@ import WebImageCore
 /// (``LibraryTestFileTests``): 16-bit CMYK and 12-bit grey (Pillow's `tiff_strip_cmyk_16l_jpeg.tif`
 /// and `12bit.cropped.tif` were refused), and 8-bit CIE Lab (Pillow's `hopper.Lab.tif` came out
 /// at 26 dB PSNR against lcms2's conversion). Each is written here tag by tag with known samples.
-@Suite struct SampleDepthAndLabTests {
+@Suite(.onOwnThreads) struct SampleDepthAndLabTests {
     /// A little-endian strip TIFF of `width` x `height` with the given tags and samples.
     static func tiff(width: UInt32, height: UInt32, bits: [UInt32], photometric: UInt32, payload: [UInt8]) -> Data {
         var builder = TIFFBuilder()
