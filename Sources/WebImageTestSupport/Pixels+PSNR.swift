@@ -8,6 +8,8 @@ extension Pixels {
     /// images, `-.infinity` for different sizes. 40 dB is a mean squared error of 6.5 (an RMS
     /// difference of 2.6 of 255).
     /// - Parameters:
+    ///   - a: The image under test.
+    ///   - b: The reference, of the same size.
     ///   - includeAlpha: `false` compares the colour alone, straight, as if both were opaque.
     ///   - rowStep: Compares every `rowStep`-th row only (for large images in debug builds).
     public static func psnr(_ a: Bitmap, _ b: Bitmap, includeAlpha: Bool = true, rowStep: Int = 1) -> Double {
