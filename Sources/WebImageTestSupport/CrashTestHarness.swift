@@ -105,7 +105,7 @@ public struct CrashTestHarness: Sendable {
         let output = try SpawnedProcess.pipe()
         let child: SpawnedProcess
         do {
-            child = try SpawnedProcess(executable.path, arguments: arguments, standardOutput: output.write, standardError: 2)
+            child = try await SpawnedProcess.start(executable.path, arguments: arguments, standardOutput: output.write, standardError: 2)
         } catch {
             close(output.read)
             close(output.write)
