@@ -5,7 +5,7 @@ import WebImageCore
 import WebImageLoaders
 
 /// Concurrency limit, FIFO / LIFO, priorities, suspension.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .whenThePoolResponds)
 struct DownloaderSchedulingTests {
     let server: LoopbackHTTPServer
     let gate = AsyncGate()
