@@ -70,8 +70,8 @@ public struct ChildProcess: Sendable {
         let inputPipe = try input.map { _ in try SpawnedProcess.pipe() }
         let child: SpawnedProcess
         do {
-            child = try SpawnedProcess(executable, arguments: arguments, environment: environment, directory: folder,
-                                       standardInput: inputPipe?.read, standardOutput: output.write, standardError: errors.write)
+            child = try await SpawnedProcess.start(executable, arguments: arguments, environment: environment, directory: folder,
+                                                   standardInput: inputPipe?.read, standardOutput: output.write, standardError: errors.write)
         } catch {
             for fd in Set([output.read, output.write, errors.read, errors.write] + (inputPipe.map { [$0.read, $0.write] } ?? [])) { close(fd) }
             throw error

@@ -103,17 +103,21 @@ public struct CrashTestHarness: Sendable {
     /// - Throws: ``SpawnedProcess/Failure`` when the child cannot start.
     public func run(arguments: [String], killAfterLine line: String) async throws -> Outcome {
         let output = try SpawnedProcess.pipe()
-        let child: SpawnedProcess
-        do {
-            child = try SpawnedProcess(executable.path, arguments: arguments, standardOutput: output.write, standardError: 2)
-        } catch {
-            close(output.read)
-            close(output.write)
-            throw error
-        }
-        close(output.write)
         let marker = Array((line + "\n").utf8)
-        let sawLine = await OwnThread.run { () -> Bool in
+        let executable = executable
+        // Spawned on the thread that then reads its output, at once: a hop back to the task
+        // pool between the two (slow at the start of a full run) let the child finish every
+        // step before anything read the line it was to be killed at.
+        let (child, sawLine) = try await OwnThread.run { () throws -> (SpawnedProcess, Bool) in
+            let child: SpawnedProcess
+            do {
+                child = try SpawnedProcess(executable.path, arguments: arguments, standardOutput: output.write, standardError: 2)  // blocking: own thread
+            } catch {
+                close(output.read)
+                close(output.write)
+                throw error
+            }
+            close(output.write)
             // The bytes since the last newline, plus the chunk: a line may arrive in pieces.
             var pending: [UInt8] = [UInt8(ascii: "\n")]
             var sawLine = false
@@ -131,7 +135,7 @@ public struct CrashTestHarness: Sendable {
                 }
             }
             close(output.read)
-            return sawLine
+            return (child, sawLine)
         }
         let termination: Termination
         switch await child.wait() {

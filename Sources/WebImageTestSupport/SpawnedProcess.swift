@@ -136,6 +136,30 @@ public final class SpawnedProcess: Sendable {
         }
     }
 
+    /// Starts `executable` as ``init(_:arguments:environment:directory:standardInput:standardOutput:standardError:)``
+    /// does, on a thread of its own, and returns once the child runs. For callers on a task:
+    /// `posix_spawn` returns only after the child has called `exec` (glibc spawns with
+    /// `CLONE_VFORK`), which on a loaded machine takes from milliseconds to much longer, and the
+    /// spawning thread waits in the kernel meanwhile; started from a thread of the cooperative
+    /// pool, the children of one run held those threads for 2.7 of the first 10 seconds
+    /// (`sched_switch` profile). `scripts/check-test-blocking` refuses the initializer in test
+    /// code.
+    /// - Throws: ``Failure`` when the executable is missing or `posix_spawn` fails.
+    public static func start(
+        _ executable: String,
+        arguments: [String],
+        environment: [String: String]? = nil,
+        directory: URL? = nil,
+        standardInput: Int32? = nil,
+        standardOutput: Int32? = nil,
+        standardError: Int32? = nil
+    ) async throws -> SpawnedProcess {
+        try await OwnThread.run {
+            try SpawnedProcess(executable, arguments: arguments, environment: environment, directory: directory,
+                               standardInput: standardInput, standardOutput: standardOutput, standardError: standardError)
+        }
+    }
+
     /// Whether the child has not ended yet (as far as its reaper has seen).
     public var isRunning: Bool {
         state.withLock { $0.termination == nil }

@@ -6,7 +6,7 @@ import WebImageTestSupport
 /// A URL (or a cache key filter's answer) can never spell the cache key of another request's
 /// thumbnail or transformed image: a first fetch of such a URL is a download of its own image,
 /// never a hit of the other request's pixels. The whole stack, with a loopback server.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .whenThePoolResponds)
 struct CacheKeyCollisionTests {
     /// The image of the first request: a 16x12 gradient.
     static let first = LoadingStack.png(WebImage(bitmap: TestImages.gradient(width: 16, height: 12)))

@@ -6,7 +6,7 @@ import WebImageTestSupport
 /// The whole stack (manager, memory + disk cache, downloader) is released when the app lets go
 /// of it, after hits, misses, failures and a cancelled load: no operation, coalescing entry or
 /// callback keeps a downloader (and its libcurl thread) or a cache alive.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .whenThePoolResponds)
 struct StackLifetimeTests {
     @Test func theStackIsReleasedAfterLoads() async throws {
         weak var manager: ImageManager?

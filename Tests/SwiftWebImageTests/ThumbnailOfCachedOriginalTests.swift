@@ -6,7 +6,7 @@ import WebImageTestSupport
 /// Thumbnails, scale-downs and transforms of an original the caches hold: made from the cached
 /// original with no download, stored under their own key, and never written over the
 /// full-size entry. The whole stack: manager, memory + disk cache, downloader, loopback server.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .whenThePoolResponds)
 struct ThumbnailOfCachedOriginalTests {
     static let original = WebImage(bitmap: TestImages.gradient(width: 16, height: 12))
     static let fullSize = PixelSize(width: 16, height: 12)

@@ -75,8 +75,8 @@ enum CLIRunner {
         let errors = try SpawnedProcess.pipe()
         let child: SpawnedProcess
         do {
-            child = try SpawnedProcess(try executableURL().path, arguments: arguments, environment: environment(home: home), directory: directory,
-                                       standardOutput: slave, standardError: errors.write)
+            child = try await SpawnedProcess.start(try executableURL().path, arguments: arguments, environment: environment(home: home), directory: directory,
+                                                   standardOutput: slave, standardError: errors.write)
         } catch {
             close(slave)
             close(errors.read)

@@ -57,8 +57,8 @@ import Glibc
     /// the child's reaper thread (``SpawnedProcess``), not with `waitpid` on a pool thread.
     func runCapped(_ arguments: [String], kilobytes: Int = 512 * 1024) async throws -> Int32 {
         let executable = try CLIRunner.executableURL().path
-        let child = try SpawnedProcess("/bin/sh", arguments: ["-c", "ulimit -v \(kilobytes) && exec \"$0\" \"$@\"", executable] + arguments,
-                                       environment: ["HOME": workspace.home.path, "XDG_CACHE_HOME": "\(workspace.home.path)/cache"])
+        let child = try await SpawnedProcess.start("/bin/sh", arguments: ["-c", "ulimit -v \(kilobytes) && exec \"$0\" \"$@\"", executable] + arguments,
+                                                   environment: ["HOME": workspace.home.path, "XDG_CACHE_HOME": "\(workspace.home.path)/cache"])
         switch await child.wait() {
         case .exited(let status): return status
         case .signaled(let signal): return 128 + signal

@@ -33,8 +33,8 @@ final class ServeProcess: Sendable {
         let errorPipe = try SpawnedProcess.pipe()
         let process: SpawnedProcess
         do {
-            process = try SpawnedProcess(try CLIRunner.executableURL().path, arguments: ["serve", "--host", "127.0.0.1", "--port", "0"] + timers + arguments,
-                                         environment: variables, standardOutput: outputPipe.write, standardError: errorPipe.write)
+            process = try await SpawnedProcess.start(try CLIRunner.executableURL().path, arguments: ["serve", "--host", "127.0.0.1", "--port", "0"] + timers + arguments,
+                                                     environment: variables, standardOutput: outputPipe.write, standardError: errorPipe.write)
         } catch {
             for fd in [outputPipe.read, outputPipe.write, errorPipe.read, errorPipe.write] { close(fd) }
             throw error

@@ -138,7 +138,7 @@ import WebImageCore
 
     /// An evicted image is released after the lock is dropped: its deinitializer (user code,
     /// here an animated image provider's) may call the cache again without deadlocking.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(1)), .whenThePoolResponds)
     func evictedImagesAreReleasedOutsideTheLock() throws {
         let cache = MemoryCache(costLimit: 1 << 20, countLimit: 1)
         let observed = Locked<[Int]>([])

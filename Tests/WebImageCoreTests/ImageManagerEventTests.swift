@@ -8,7 +8,7 @@ import WebImageTestSupport
 ///
 /// Loads are held at the mocks' gates; events that come after the result (the stores) are
 /// awaited through the recorder, never with a sleep.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .whenThePoolResponds)
 struct ImageManagerEventTests {
     let cache = MockImageCache()
     let recorder = EventRecorder()

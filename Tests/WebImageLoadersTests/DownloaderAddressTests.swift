@@ -8,7 +8,7 @@ import WebImageCore
 import WebImageLoaders
 
 /// Host names and addresses: IDN hosts, and the address guard on every hop with its allow-list.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .whenThePoolResponds)
 struct DownloaderAddressTests {
     let server: LoopbackHTTPServer
     let image = Fixtures.wiraw()

@@ -6,7 +6,7 @@ import WebImageLoaders
 
 /// The downloader's completion-handler API: a request is registered when the call returns, so
 /// `cancelAllDownloads()` and `currentDownloadCount` see it at once.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .whenThePoolResponds)
 struct DownloaderCallbackTests {
     let server: LoopbackHTTPServer
     let gate = AsyncGate()

@@ -10,7 +10,7 @@ import WebImageLoaders
 /// Chunked bodies whose framing is broken fail with a message saying so, and block the URL
 /// (the server sends the same bytes again); a connection cut in the middle of a chunk is a
 /// lost connection, transient, as any cut body.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .whenThePoolResponds)
 struct DownloaderChunkedBodyTests {
     let server: LoopbackHTTPServer
     let head = LoopbackHTTPServer.Step.head(status: 200, headers: [("Content-Type", Fixtures.wirawType), ("Transfer-Encoding", "chunked")])

@@ -5,7 +5,7 @@ import WebImageCore
 import WebImageLoaders
 
 /// One transfer per URL; each requester's task is its token.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .whenThePoolResponds)
 struct DownloaderCoalescingTests {
     let server: LoopbackHTTPServer
     let image = Fixtures.wiraw()

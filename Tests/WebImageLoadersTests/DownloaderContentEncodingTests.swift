@@ -11,7 +11,7 @@ import WebImageLoaders
 /// and deflate are inflated (as browsers and curl do), the decoded bytes count against the
 /// size limit (a bomb stops there), a body that does not decode fails naming the coding, and
 /// a coding the downloader does not know leaves the body as sent.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .whenThePoolResponds)
 struct DownloaderContentEncodingTests {
     let server: LoopbackHTTPServer
     let image = Fixtures.wiraw(width: 64, height: 48)

@@ -9,7 +9,7 @@ import WebImageLoaders
 
 /// Downloads that end on the event loop without a task (async callers with `avoidDecodeImage`):
 /// the same results, each slot freed for the next download, the body buffer handed over.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .whenThePoolResponds)
 struct DownloaderDataOnlyTests {
     let server: LoopbackHTTPServer
 

@@ -8,7 +8,7 @@ import WebImageCore
 import WebImageLoaders
 
 /// Request and response modifiers, decryptor, credentials, cookies, URL cache revalidation.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .whenThePoolResponds)
 struct DownloaderExtensionTests {
     let server: LoopbackHTTPServer
     let image = Fixtures.wiraw()

@@ -9,7 +9,7 @@ import WebImageLoaders
 
 /// HTTP/2 over TLS (ALPN) against `nghttpd` on loopback (``LocalHTTP2Server``): the download
 /// negotiates HTTP/2, and concurrent downloads share one connection.
-@Suite(.timeLimit(.minutes(1)), .enabled(if: LocalHTTP2Server.isAvailable, "needs nghttpd and openssl (apt-get install nghttp2-server openssl)"))
+@Suite(.timeLimit(.minutes(1)), .whenThePoolResponds, .enabled(if: LocalHTTP2Server.isAvailable, "needs nghttpd and openssl (apt-get install nghttp2-server openssl)"))
 struct DownloaderHTTP2Tests {
     let images = (0..<4).map { Fixtures.wiraw(width: 16 + $0, height: 12, seed: UInt8(40 + $0)) }
     let server: LocalHTTP2Server

@@ -9,7 +9,7 @@ import WebImageLoaders
 
 /// The downloader resets and reuses libcurl handles between downloads: nothing one download
 /// set (method, body, headers) reaches the next one.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .whenThePoolResponds)
 struct DownloaderHandleReuseTests {
     let server: LoopbackHTTPServer
     let image = Fixtures.wiraw()

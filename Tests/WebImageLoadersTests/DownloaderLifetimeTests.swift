@@ -6,7 +6,7 @@ import WebImageLoaders
 
 /// A downloader is released when its owner lets go, after downloads (its deinit stops the
 /// libcurl thread): nothing it starts keeps it alive.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .whenThePoolResponds)
 struct DownloaderLifetimeTests {
     @Test func aDownloaderIsReleasedAfterItsDownloads() async throws {
         let server = try LoopbackHTTPServer()

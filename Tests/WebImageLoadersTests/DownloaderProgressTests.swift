@@ -5,7 +5,7 @@ import WebImageCore
 import WebImageLoaders
 
 /// Progress events and progressive (partial) images.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .whenThePoolResponds)
 struct DownloaderProgressTests {
     let server: LoopbackHTTPServer
     let gate = AsyncGate()

@@ -12,7 +12,7 @@ import FoundationNetworking
 /// `webimage-download-probe` executable, one download with a `Downloader`), never in the test
 /// process. The "proxy" is a ``LoopbackHTTPServer``: it answers an absolute-form request
 /// (`GET http://host/path`) by its path, and records a `CONNECT`.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .whenThePoolResponds)
 struct DownloaderProxyTests {
     let origin: LoopbackHTTPServer
     let proxy: LoopbackHTTPServer

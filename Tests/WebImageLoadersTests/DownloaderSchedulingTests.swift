@@ -5,7 +5,7 @@ import WebImageCore
 import WebImageLoaders
 
 /// Concurrency limit, FIFO / LIFO, priorities, suspension.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .whenThePoolResponds)
 struct DownloaderSchedulingTests {
     let server: LoopbackHTTPServer
     let gate = AsyncGate()
@@ -48,14 +48,15 @@ struct DownloaderSchedulingTests {
         for task in tasks { _ = try await task.value }
     }
 
-    /// Queues A, B, C (in that order, one at a time) on a suspended downloader with one slot,
-    /// resumes it, and returns the order in which the server saw them.
-    private func serverOrder(_ order: DownloaderConfiguration.ExecutionOrder, names: [String] = ["A", "B", "C"], options: [String: WebImageOptions] = [:], cancelled: Set<String> = []) async throws -> [String] {
+    /// Queues A, B, C (in that order, one at a time, through the async API) on a suspended
+    /// downloader with one slot, resumes it, and returns the order in which the server saw them.
+    private func serverOrder(_ order: DownloaderConfiguration.ExecutionOrder, options: [String: WebImageOptions] = [:]) async throws -> [String] {
         let (downloader, events) = Fixtures.downloader {
             $0.maxConcurrentDownloads = 1
             $0.executionOrder = order
         }
         downloader.isSuspended = true
+        let names = ["A", "B", "C"]
         var tasks: [Task<ImageLoaderResult, any Error>] = []
         for name in names {
             tasks.append(Fixtures.request(downloader, server.url(for: "/order?\(name)"), options: options[name] ?? []))
@@ -63,12 +64,8 @@ struct DownloaderSchedulingTests {
         }
         #expect(server.totalRequestCount == 0)
         #expect(downloader.runningDownloadCount == 0)
-        for (name, task) in zip(names, tasks) where cancelled.contains(name) {
-            task.cancel()
-            await #expect(Fixtures.error(of: task)?.code == .cancelled)
-        }
         downloader.isSuspended = false
-        for (name, task) in zip(names, tasks) where !cancelled.contains(name) { _ = try await task.value }
+        for task in tasks { _ = try await task.value }
         return server.requests.map { String($0.target.split(separator: "?").last ?? "") }
     }
 
@@ -88,11 +85,14 @@ struct DownloaderSchedulingTests {
     ///
     /// Thirty, not the two hundred of the scheduler's first version of this test: the order
     /// comes from the scheduler's per-class queues, which thirty entries exercise as well
-    /// (interleaved classes, removals from the front, the middle and the back), and every one
-    /// of them costs the test several sequential awaits (queued, then one download at a time
-    /// through the single slot). Two hundred made it wait in the pool's queue long enough to
-    /// hit its time limit on a loaded machine. The long-queue mechanics of the queue itself
-    /// (compaction after many takes, removal after it) are FIFOQueueTests'.
+    /// (interleaved classes, removals from the front, the middle and the back); the long-queue
+    /// mechanics of the queue itself (compaction after many takes, removal after it) are
+    /// FIFOQueueTests'. And registered through the completion-handler API, which queues each
+    /// request before it returns: in order with no await between two requests, and no task to
+    /// resume per download. Queued one task at a time through the async API (as the
+    /// three-request tests above do), each request cost the test a few sequential awaits, and
+    /// at the start of a loaded full run, when each await waits seconds for a pool thread, that
+    /// reached the time limit.
     @Test(arguments: [DownloaderConfiguration.ExecutionOrder.fifo, .lifo])
     func aLongQueueKeepsItsOrder(order: DownloaderConfiguration.ExecutionOrder) async throws {
         defer { server.stop() }
@@ -111,8 +111,37 @@ struct DownloaderSchedulingTests {
             let members = kept.filter { options[$0] == option }
             return order == .fifo ? members : members.reversed()
         }
-        let expected = inClass(.highPriority) + inClass(nil) + inClass(.lowPriority)
-        #expect(try await serverOrder(order, names: names, options: options, cancelled: cancelled) == expected)
+
+        let (downloader, events) = Fixtures.downloader {
+            $0.maxConcurrentDownloads = 1
+            $0.executionOrder = order
+        }
+        downloader.isSuspended = true
+        let completions = CompletionRecorder()
+        var operations: [String: ImageOperation] = [:]
+        for name in names {
+            operations[name] = downloader.requestImage(with: server.url(for: "/order?\(name)"), options: options[name] ?? [], completion: completions.handler(name))
+        }
+        await events.wait(for: .queued, count: names.count)
+        #expect(server.totalRequestCount == 0)
+        #expect(downloader.runningDownloadCount == 0)
+        for name in names where cancelled.contains(name) { operations[name]?.cancel() }
+        await completions.wait(count: cancelled.count)
+        #expect(Set(completions.labels) == cancelled, "the cancelled requests end first, while the downloader is suspended")
+        for (label, result) in zip(completions.labels, completions.results) {
+            guard case .failure(let error) = result else {
+                Issue.record("\(label) was cancelled while queued, yet succeeded")
+                continue
+            }
+            #expect((error as? WebImageError)?.code == .cancelled, "\(label): \(error)")
+        }
+        downloader.isSuspended = false
+        await completions.wait(count: names.count)
+        for (label, result) in zip(completions.labels, completions.results) where !cancelled.contains(label) {
+            #expect(throws: Never.self, "\(label)") { try result.get() }
+        }
+        let seen = server.requests.map { String($0.target.split(separator: "?").last ?? "") }
+        #expect(seen == inClass(.highPriority) + inClass(nil) + inClass(.lowPriority))
     }
 
     @Test func highPriorityJumpsTheQueueAndLowPriorityWaits() async throws {

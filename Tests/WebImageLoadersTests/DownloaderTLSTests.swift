@@ -10,7 +10,7 @@ import WebImageLoaders
 /// TLS against a local HTTPS server with a certificate the test makes (``LocalTLSServer``):
 /// verification on by default, a CA file, `allowInvalidSSLCertificates`, and the https -> http
 /// downgrade rule.
-@Suite(.timeLimit(.minutes(1)), .enabled(if: LocalTLSServer.isAvailable, "needs python3 and openssl (apt-get install python3 openssl)"))
+@Suite(.timeLimit(.minutes(1)), .whenThePoolResponds, .enabled(if: LocalTLSServer.isAvailable, "needs python3 and openssl (apt-get install python3 openssl)"))
 struct DownloaderTLSTests {
     let plain: LoopbackHTTPServer
     let tls: LocalTLSServer

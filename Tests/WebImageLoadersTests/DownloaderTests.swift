@@ -8,7 +8,7 @@ import WebImageCore
 import WebImageLoaders
 
 /// Basics: download and decode, headers, events, decoding options, URL schemes.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .whenThePoolResponds)
 struct DownloaderTests {
     let server: LoopbackHTTPServer
     let image = Fixtures.wiraw(width: 16, height: 12)

@@ -9,7 +9,7 @@ import WebImageLoaders
 
 /// The libcurl transport: redirect safety, content encoding, the total deadline, schemes,
 /// per-host connections and the address guard.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .whenThePoolResponds)
 struct DownloaderTransportTests {
     let server: LoopbackHTTPServer
     let image = Fixtures.wiraw()

@@ -9,7 +9,7 @@ import WebImageLoaders
 
 /// Status codes, content types, sizes, truncation, redirects, timeouts, and which failures
 /// block a URL.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .whenThePoolResponds)
 struct DownloaderValidationTests {
     let server: LoopbackHTTPServer
     let image = Fixtures.wiraw()

@@ -6,7 +6,7 @@ import Testing
 import WebImageTestSupport
 
 /// The test server itself (TestSupport's `LoopbackHTTPServer`), through a plain URLSession.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .whenThePoolResponds)
 struct LoopbackHTTPServerTests {
     let server: LoopbackHTTPServer
     let session = URLSession(configuration: .ephemeral)

@@ -45,8 +45,8 @@ final class LocalHTTP2Server {
             let output = try SpawnedProcess.pipe()
             let process: SpawnedProcess
             do {
-                process = try SpawnedProcess(Self.nghttpd ?? "nghttpd", arguments: ["--verbose", "--address=127.0.0.1", "--htdocs=\(root.path)", String(port), key.path, certificate.path],
-                                             standardOutput: output.write, standardError: output.write)
+                process = try await SpawnedProcess.start(Self.nghttpd ?? "nghttpd", arguments: ["--verbose", "--address=127.0.0.1", "--htdocs=\(root.path)", String(port), key.path, certificate.path],
+                                                         standardOutput: output.write, standardError: output.write)
             } catch {
                 close(output.read)
                 close(output.write)

@@ -58,7 +58,7 @@ final class LocalTLSServer {
         try await Self.makeCertificate(key: key, certificate: certificate)
         let output = try SpawnedProcess.pipe()
         do {
-            process = try SpawnedProcess("python3", arguments: ["-c", Self.script, certificate.path, key.path, bodyFile.path, downgradeTarget], standardOutput: output.write)
+            process = try await SpawnedProcess.start("python3", arguments: ["-c", Self.script, certificate.path, key.path, bodyFile.path, downgradeTarget], standardOutput: output.write)
         } catch {
             close(output.read)
             close(output.write)

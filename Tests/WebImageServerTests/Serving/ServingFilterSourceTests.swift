@@ -205,7 +205,7 @@ import WebImageLoopbackServer
         #expect(fixture.origin.statistics(for: "/never.png").completedCount == 0)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(1)), .whenThePoolResponds)
     func theWatermarkCountsAgainstTheDeadline() async throws {
         let gate = AsyncGate()
         let fixture = try Self.fixture(routes: ["/never.png": .delayedHeaders(until: gate, then: .data(Self.mark, contentType: "image/png"))]) {

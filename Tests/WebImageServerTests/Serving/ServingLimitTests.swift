@@ -42,7 +42,7 @@ import WebImageLoopbackServer
         #expect(await fixture.get(path: "/metrics").text.contains("webimage_serve_requests_total{status=\"504\"} 1\n"))
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(1)), .whenThePoolResponds)
     func anOriginThatNeverAnswersIsLeftAtTheDeadline() async throws {
         let gate = AsyncGate()
         let fixture = try ServingFixture(routes: ["/never.jpg": .delayedHeaders(until: gate, then: .data(ServingFixture.jpeg(), contentType: "image/jpeg"))]) {

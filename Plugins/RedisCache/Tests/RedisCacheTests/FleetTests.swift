@@ -7,7 +7,7 @@ import WebImageTestSupport
 
 /// The reason the plug-in exists: servers of a fleet share one cache. Real processes, a real
 /// Redis, a loopback HTTP server that counts requests.
-@Suite(.enabled(if: RedisTestEnvironment.hasRedis, "redis-server is not installed (apt-get install redis-server): fleet tests skipped"))
+@Suite(.whenThePoolResponds, .enabled(if: RedisTestEnvironment.hasRedis, "redis-server is not installed (apt-get install redis-server): fleet tests skipped"))
 struct FleetTests {
     static let image = WebImage(bitmap: TestImages.gradient(width: 48, height: 32, seed: 9))
 

@@ -7,7 +7,7 @@ import WebImageTestSupport
 
 /// The client when the server is silent, full, absent or gone: timeouts, refusals and the
 /// reconnect backoff. Fake servers on loopback make these deterministic; no redis-server needed.
-@Suite struct RedisClientFailureTests {
+@Suite(.whenThePoolResponds) struct RedisClientFailureTests {
     @Test func aSilentServerHitsTheCommandTimeout() async throws {
         let server = try SilentServer(mode: .silent)
         defer { server.stop() }

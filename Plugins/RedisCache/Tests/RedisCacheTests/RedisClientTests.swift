@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 import WebImageCore
 import RedisServerHarness
 @testable import RedisCache
 
 /// The Redis client against a real `redis-server` on a loopback port: commands, binary safety,
 /// pipelining, AUTH, SELECT, the pool, the reply limit, restarts.
-@Suite(.enabled(if: RedisTestEnvironment.hasRedis, "redis-server is not installed (apt-get install redis-server): Redis client tests skipped"))
+@Suite(.whenThePoolResponds, .enabled(if: RedisTestEnvironment.hasRedis, "redis-server is not installed (apt-get install redis-server): Redis client tests skipped"))
 struct RedisClientTests {
     @Test func commandsRoundTripBinarySafeKeysAndValues() async throws {
         let server = try await RedisServerProcess.start()

@@ -10,7 +10,7 @@ import WebImageTestSupport
 /// (``RedisClusterProcess``): sharding, pipelines and multi-key commands across slots, the
 /// cache's contract and clear, `MOVED` after a slot migrated, `ASK` and `TRYAGAIN` during a
 /// migration, a failover found by a map refresh, and a reshard under load.
-@Suite(.enabled(if: RedisClusterProcess.isAvailable, "redis-server or redis-cli is not installed (apt-get install redis-server redis-tools): Redis Cluster tests skipped"))
+@Suite(.whenThePoolResponds, .enabled(if: RedisClusterProcess.isAvailable, "redis-server or redis-cli is not installed (apt-get install redis-server redis-tools): Redis Cluster tests skipped"))
 struct RedisClusterTests {
     /// A client configuration for `cluster` with the test timing of ``RedisTestEnvironment``.
     static func configuration(_ cluster: RedisClusterProcess, seeds: [RedisEndpoint]? = nil) -> RedisClient.Configuration {

@@ -7,7 +7,7 @@ import WebImageTestSupport
 
 /// Redis hits copied to the local disk tier (issue 39): what a server got from Redis is still
 /// on its disk after Redis lost it.
-@Suite(.enabled(if: RedisTestEnvironment.hasRedis, "redis-server is not installed (apt-get install redis-server): hit copy tests skipped"))
+@Suite(.whenThePoolResponds, .enabled(if: RedisTestEnvironment.hasRedis, "redis-server is not installed (apt-get install redis-server): hit copy tests skipped"))
 struct RedisHitCopyTests {
     @Test(arguments: [false, true])
     func aHitIsCopiedToTheFrontDisk(avoidingDecode: Bool) async throws {

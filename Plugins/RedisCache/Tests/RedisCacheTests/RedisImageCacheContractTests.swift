@@ -7,7 +7,7 @@ import WebImageTestSupport
 
 /// The Core cache contract, on a real Redis: the cache alone, and the recommended layered
 /// setup (a MemoryCache in front, through a CachesManager).
-@Suite(.enabled(if: RedisTestEnvironment.hasRedis, "redis-server is not installed (apt-get install redis-server): Redis cache contract skipped"))
+@Suite(.whenThePoolResponds, .enabled(if: RedisTestEnvironment.hasRedis, "redis-server is not installed (apt-get install redis-server): Redis cache contract skipped"))
 struct RedisImageCacheContractTests {
     @Test(arguments: ImageCacheContract.Check.allCases)
     func redisImageCache(_ check: ImageCacheContract.Check) async throws {

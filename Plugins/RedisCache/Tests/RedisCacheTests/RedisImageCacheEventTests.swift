@@ -8,7 +8,7 @@ import WebImageTestSupport
 /// What the cache logs while it serves a request reaches that request's event stream
 /// (`ImageManager.addEventObserver`) as `.log(source: "RedisImageCache")`; the config's log
 /// handler still gets every entry, inside requests and out.
-@Suite struct RedisImageCacheEventTests {
+@Suite(.whenThePoolResponds) struct RedisImageCacheEventTests {
     let url = URL(string: "https://example.com/redis/events.png")!
 
     /// The `.log` events among `events`: level, source, message.

@@ -8,7 +8,7 @@ import WebImageTestSupport
 /// The failure policy: Redis down, slow or unreachable makes a query a miss and drops a store
 /// (counted and logged), never longer than the command timeout; the same cache works again
 /// once Redis is back.
-@Suite struct RedisImageCacheFailureTests {
+@Suite(.whenThePoolResponds) struct RedisImageCacheFailureTests {
     static let image = TestImages.still(width: 8, height: 8, seed: 5)
 
     @Test(.enabled(if: RedisTestEnvironment.hasRedis, "redis-server is not installed (apt-get install redis-server): kill/restart test skipped"))

@@ -12,7 +12,7 @@ import WebImageTestSupport
 /// Deterministic: the round trips of an outage are all lent a connection before any of them
 /// fails (the silent server has accepted all of them), and then fail together when it closes
 /// them; no test waits for a timeout to pass.
-@Suite struct RedisOutageBackoffTests {
+@Suite(.whenThePoolResponds) struct RedisOutageBackoffTests {
     /// Sends `count` PINGs at once to `server` and waits until it holds all their connections.
     /// - Returns: The tasks, each giving its error's kind (or `nil` for a reply).
     static func pingsInFlight(_ count: Int, on client: RedisClient, server: SilentServer) async throws -> [Task<RedisClientError.Kind?, Never>] {

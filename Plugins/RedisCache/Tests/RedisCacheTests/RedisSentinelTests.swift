@@ -8,7 +8,7 @@ import WebImageTestSupport
 /// The client on a Sentinel-managed master: real `redis-server`s (a master and its replica) and
 /// a real `redis-sentinel`, each test with its own on free loopback ports. Failovers are real:
 /// the master killed, or `SENTINEL FAILOVER`.
-@Suite(.enabled(if: RedisSentinelProcess.isAvailable, "redis-sentinel is not installed (apt-get install redis-sentinel redis-server): Sentinel tests skipped"))
+@Suite(.whenThePoolResponds, .enabled(if: RedisSentinelProcess.isAvailable, "redis-sentinel is not installed (apt-get install redis-sentinel redis-server): Sentinel tests skipped"))
 struct RedisSentinelTests {
     static let image = TestImages.still(width: 8, height: 8, seed: 5)
 

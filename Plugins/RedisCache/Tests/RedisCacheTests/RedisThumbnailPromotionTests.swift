@@ -8,7 +8,7 @@ import WebImageTestSupport
 /// A Redis hit decoded smaller than its data (a thumbnail size or a scale-down budget in the
 /// query) is not promoted into the memory cache under the queried key: the memory tier would
 /// then answer a later plain query with the thumbnail.
-@Suite(.enabled(if: RedisTestEnvironment.hasRedis, "redis-server is not installed (apt-get install redis-server): Redis promotion tests skipped"))
+@Suite(.whenThePoolResponds, .enabled(if: RedisTestEnvironment.hasRedis, "redis-server is not installed (apt-get install redis-server): Redis promotion tests skipped"))
 struct RedisThumbnailPromotionTests {
     let server: RedisServerProcess
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WebImageTestSupport
 import WebImageCore
 import RedisServerHarness
 @testable import RedisCache
@@ -7,7 +8,7 @@ import RedisServerHarness
 /// The second way the Sentinel routing follows a failover: a round trip that fails on the old
 /// master asks the Sentinels and is sent once more to the new master, within its deadline.
 /// The `+switch-master` subscription is off here, so that nothing else can move the client.
-@Suite(.enabled(if: RedisSentinelProcess.isAvailable, "redis-sentinel is not installed (apt-get install redis-sentinel redis-server): Sentinel tests skipped"))
+@Suite(.whenThePoolResponds, .enabled(if: RedisSentinelProcess.isAvailable, "redis-sentinel is not installed (apt-get install redis-sentinel redis-server): Sentinel tests skipped"))
 struct SentinelRoutingTests {
     let counters = Locked(RedisClient.Statistics())
 

@@ -217,7 +217,7 @@ public final class RedisServerProcess: Sendable {
         let output = try SpawnedProcess.pipe()
         let process: SpawnedProcess
         do {
-            process = try SpawnedProcess(executable, arguments: arguments, standardOutput: output.write, standardError: output.write)
+            process = try await SpawnedProcess.start(executable, arguments: arguments, standardOutput: output.write, standardError: output.write)
         } catch {
             close(output.read)
             close(output.write)
