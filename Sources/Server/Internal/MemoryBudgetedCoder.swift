@@ -12,21 +12,9 @@ import WebImageCore
 /// without waiting, so the decodes after it wait for them; data whose headers already break the
 /// decode's pixel or frame limits goes straight to the base coder, which refuses it with its
 /// own error (`422`), not with the budget's.
-struct MemoryBudgetedCoder: ImageHeaderReader {
+struct MemoryBudgetedCoder: SourceCoderWrapper {
     let base: any ImageCoder
     let budget: MemoryBudget
-
-    func canDecode(_ data: Data) -> Bool { base.canDecode(data) }
-
-    func canEncode(to format: ImageFormat) -> Bool { base.canEncode(to: format) }
-
-    func encode(_ image: WebImage, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
-        try base.encode(image, as: format, options: options)
-    }
-
-    func readProperties(of data: Data) throws -> ImageProperties {
-        try HeaderReaderLookup.properties(in: base, of: data)
-    }
 
     func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
         guard let properties = try? headerReader(for: data)?.readProperties(of: data) else {
@@ -46,11 +34,6 @@ struct MemoryBudgetedCoder: ImageHeaderReader {
             reservation.release()
             throw error
         }
-    }
-
-    /// The base coder's header reader for `data`, if it has one.
-    private func headerReader(for data: Data) -> (any ImageHeaderReader)? {
-        HeaderReaderLookup.reader(in: base, for: data)
     }
 
     /// The bytes the decode's bitmaps take, or `nil` when the headers are over the decode's

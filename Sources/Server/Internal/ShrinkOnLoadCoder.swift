@@ -10,7 +10,7 @@ import WebImageCore
 /// context's values) never hands one request's reduced decode to another request's decode:
 /// each instance is its own identity. It records the source's full upright size
 /// (``sourceSize``) for the render, which plans on it.
-final class ShrinkOnLoadCoder: ImageHeaderReader, @unchecked Sendable {
+final class ShrinkOnLoadCoder: SourceCoderWrapper, @unchecked Sendable {
     let base: any ImageCoder
     let plan: @Sendable (PixelSize) -> ThumborPlan
     private let decoded = Locked<PixelSize?>(nil)
@@ -23,16 +23,6 @@ final class ShrinkOnLoadCoder: ImageHeaderReader, @unchecked Sendable {
 
     /// The full upright size of the last source this coder decoded, `nil` before any decode.
     var sourceSize: PixelSize? { decoded.withLock { $0 } }
-
-    func canDecode(_ data: Data) -> Bool { base.canDecode(data) }
-    func canEncode(to format: ImageFormat) -> Bool { base.canEncode(to: format) }
-    func encode(_ image: WebImage, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
-        try base.encode(image, as: format, options: options)
-    }
-
-    func readProperties(of data: Data) throws -> ImageProperties {
-        try HeaderReaderLookup.properties(in: base, of: data)
-    }
 
     func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
         var options = options
@@ -48,10 +38,5 @@ final class ShrinkOnLoadCoder: ImageHeaderReader, @unchecked Sendable {
             }
         }
         return try base.decode(data, options: options)
-    }
-
-    /// The base coder's header reader for `data`, if it has one.
-    private func headerReader(for data: Data) -> (any ImageHeaderReader)? {
-        HeaderReaderLookup.reader(in: base, for: data)
     }
 }

@@ -78,28 +78,15 @@ enum ThumborPixelFilters {
         return output
     }
 
-    /// The colour channels of every pixel through `transform` (alpha kept).
+    /// The colour channels of every pixel through `transform` (alpha kept): one 256-level
+    /// table for red, green and blue (``ThumborChannelTables/apply(_:red:green:blue:)``).
     private static func mapped(_ bitmap: Bitmap, _ transform: (Int) -> UInt8) -> Bitmap {
         let table = (0..<256).map(transform)
-        var output = bitmap
-        output.bytes.withUnsafeMutableBufferPointer { pixels in
-            table.withUnsafeBufferPointer { table in
-                for y in 0..<bitmap.height {
-                    var offset = y * bitmap.bytesPerRow
-                    for _ in 0..<bitmap.width {
-                        pixels[offset] = table[Int(pixels[offset])]
-                        pixels[offset + 1] = table[Int(pixels[offset + 1])]
-                        pixels[offset + 2] = table[Int(pixels[offset + 2])]
-                        offset += 4
-                    }
-                }
-            }
-        }
-        return output
+        return ThumborChannelTables.apply(bitmap, red: table, green: table, blue: table)
     }
 
     private static func clamp(_ value: Int) -> UInt8 {
-        UInt8(min(255, max(0, value)))
+        ThumborCArithmetic.clamp(value)
     }
 
     private static func clamp(truncating value: Float) -> UInt8 {

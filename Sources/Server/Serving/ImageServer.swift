@@ -436,7 +436,7 @@ public final class ImageServer: ServerRequestHandler {
             context.originalStoreCacheType = .disk
             shrunkKey = (manager.originalCacheKey(for: source.url, context: context) ?? source.url.absoluteString) + "|" + variant
         }
-        let shrunkHit = shrunkKey.flatMap { shrunkOriginals.entry(forKey: $0) }
+        let shrunkHit = shrunkKey.flatMap { shrunkOriginals.value(forKey: $0) }
         let sourceContext = context
         let hitKey = shrunkKey ?? ""
         let outcome = await filterSources.load(alongside: source, source: { [self] resolved in
@@ -479,9 +479,9 @@ public final class ImageServer: ServerRequestHandler {
         if let shrunkKey {
             if let shrunkHit {
                 sourceSize = shrunkHit.sourceSize
-            } else if let decoded = shrink?.sourceSize ?? shrunkOriginals.entry(forKey: shrunkKey)?.sourceSize {
+            } else if let decoded = shrink?.sourceSize ?? shrunkOriginals.value(forKey: shrunkKey)?.sourceSize {
                 sourceSize = decoded
-                shrunkOriginals.store(ShrunkOriginals.Entry(image: original, sourceSize: decoded), forKey: shrunkKey)
+                shrunkOriginals.store(ShrunkOriginal(image: original, sourceSize: decoded), forKey: shrunkKey)
             }
         }
         let result = try await renderStage.render(

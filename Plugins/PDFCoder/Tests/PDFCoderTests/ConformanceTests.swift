@@ -21,6 +21,16 @@ import WebImageTestSupport
         </svg>
         """
 
+    /// `pdf`'s first page drawn at exactly `size` (the size pdftocairo is asked for), on a thread
+    /// of its own.
+    static func decode(_ pdf: Data, at size: PixelSize) async throws -> WebImage {
+        var options = ImageDecodeOptions()
+        options.thumbnailPixelSize = size
+        options.preserveAspectRatio = false
+        let fixed = options
+        return try await OwnThread.run { try PDFCoder().decode(pdf, options: fixed) }
+    }
+
     static func compare(_ image: Bitmap, _ reference: Bitmap, _ name: String) {
         #expect(image.size == reference.size, "\(name)")
         let difference = Pixels.compare(image, reference, includeAlpha: false)
@@ -34,11 +44,7 @@ import WebImageTestSupport
         // rsvg-convert writes the 120x90 px document as a 90x67.5-point page (96 dpi pixels).
         let pdf = try await ReferenceTools.pdf(fromSVG: Self.shapes)
         let reference = try await ReferenceTools.render(pdf, width: size.width, height: size.height)
-        var options = ImageDecodeOptions()
-        options.thumbnailPixelSize = size
-        options.preserveAspectRatio = false
-        let fixed = options
-        let image = try await OwnThread.run { try PDFCoder().decode(pdf, options: fixed) }
+        let image = try await ConformanceTests.decode(pdf, at: size)
         Self.compare(image.bitmap, reference, "shapes at \(size)")
     }
 

@@ -17,11 +17,7 @@ import WebImageTestSupport
         let pdf = try Data(contentsOf: SharedTestData.sdWebImage("TestImage.pdf"))
         #expect(try PDFCoder().pageCount(of: pdf) == 1)
         let reference = try await ReferenceTools.render(pdf, width: size.width, height: size.height)
-        var options = ImageDecodeOptions()
-        options.thumbnailPixelSize = size
-        options.preserveAspectRatio = false
-        let fixed = options
-        let image = try await OwnThread.run { try PDFCoder().decode(pdf, options: fixed) }
+        let image = try await ConformanceTests.decode(pdf, at: size)
         ConformanceTests.compare(image.bitmap, reference, "TestImage.pdf at \(size)")
     }
 }
