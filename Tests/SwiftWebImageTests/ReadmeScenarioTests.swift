@@ -98,7 +98,9 @@ actor KeyValueImageCache: ImageCache {
         let redis = KeyValueImageCache()
         CachesManager.shared.add(redis)   // queried first; stores go to it (store policy: highest only)
 
-        let first = try await ImageManager.shared.loadImage(with: url)    // loaded, then stored in `redis`
+        // A store in a remote cache finishes after the load's answer; `.waitStoreCache` answers once
+        // it is stored, so that the next load finds it (SDWebImage's SDWebImageWaitStoreCache).
+        let first = try await ImageManager.shared.loadImage(with: url, options: .waitStoreCache)   // loaded, stored in `redis`
         let second = try await ImageManager.shared.loadImage(with: url)   // from `redis`
         // first.cacheType == .none, second.cacheType == .disk (what `redis` reports)
         // README third-party-cache end
