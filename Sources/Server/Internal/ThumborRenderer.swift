@@ -21,7 +21,7 @@ import WebImageTransformers
 ///   are ignored, as thumbor ignores them.
 /// - `brightness(n)`, `contrast(n)`, `saturation(s)`: thumbor's own arithmetic
 ///   (``ThumborPixelFilters``).
-/// - `round_corner(a|b,r,g,b[,transparent])`: elliptical corners, anti-aliased by coverage.
+/// - `round_corner(a|b,r,g,b[,transparent])`: elliptical corners with thumbor's anti-aliasing (``ThumborRoundCorner``).
 /// - `fill(color[,transparent])`: the image centred on a canvas of the plan's size (or the
 ///   requested size, as thumbor); pixels are pasted, or with `transparent` composited onto the
 ///   fill. A plain colour is also the background JPEG output composites transparency onto.
@@ -154,7 +154,7 @@ struct ThumborRenderer: Sendable {
             return try RotationTransformer(angle: Double(normalized) * .pi / 180).transform(image, forKey: "")
         case .roundCorner(let horizontal, let vertical, let color, let transparent):
             return try FilterTransformer(name: "thumbor.round_corner") {
-                BitmapCompositing.roundCorners($0, horizontal: horizontal, vertical: vertical, color: color, transparent: transparent)
+                ThumborRoundCorner.apply($0, horizontal: horizontal, vertical: vertical, color: color, transparent: transparent)
             }.transform(image, forKey: "")
         case .fill(let text, let transparent):
             guard let color = ThumborColor(text) else {
