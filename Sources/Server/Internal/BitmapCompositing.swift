@@ -1,56 +1,8 @@
 import WebImageCore
 
-/// The pixel work of the filters the framework's transformers do not cover: thumbor's
-/// elliptical `round_corner`, and placing an image on a `fill(...)` canvas.
+/// The pixel work of the filters the framework's transformers do not cover: placing an image
+/// on a `fill(...)` canvas (thumbor's `round_corner` is ``ThumborRoundCorner``).
 enum BitmapCompositing {
-    /// Rounds the four corners of `bitmap` with ellipses of radii `horizontal` x `vertical`
-    /// (each at most half the side): what lies outside becomes `color`, or with `transparent`
-    /// transparent. Edge pixels are blended by their coverage (4 x 4 samples per pixel).
-    static func roundCorners(_ bitmap: Bitmap, horizontal: Int, vertical: Int, color: RGBAColor, transparent: Bool) -> Bitmap {
-        let a = min(max(0, horizontal), bitmap.width / 2)
-        let b = min(max(0, vertical), bitmap.height / 2)
-        guard a > 0, b > 0 else { return bitmap }
-        var output = bitmap
-        if transparent { output.hasAlpha = true }
-        let ra = Double(a), rb = Double(b)
-        let width = bitmap.width, height = bitmap.height, row = bitmap.bytesPerRow
-        output.bytes.withUnsafeMutableBufferPointer { pixels in
-            for y in 0..<b {
-                for x in 0..<a {
-                    // Coverage of pixel (x, y) of the top-left corner box by the ellipse centred at (a, b).
-                    var inside = 0
-                    for sy in 0..<4 {
-                        let py = Double(y) + (Double(sy) + 0.5) / 4
-                        let dy = (py - rb) / rb
-                        for sx in 0..<4 {
-                            let px = Double(x) + (Double(sx) + 0.5) / 4
-                            let dx = (px - ra) / ra
-                            if dx * dx + dy * dy <= 1 { inside += 1 }
-                        }
-                    }
-                    guard inside < 16 else { continue }
-                    let coverage = Double(inside) / 16
-                    for (cx, cy) in [(x, y), (width - 1 - x, y), (x, height - 1 - y), (width - 1 - x, height - 1 - y)] {
-                        let offset = cy * row + cx * 4
-                        if transparent {
-                            pixels[offset + 3] = UInt8((Double(pixels[offset + 3]) * coverage).rounded())
-                        } else {
-                            pixels[offset] = blend(pixels[offset], color.red, coverage)
-                            pixels[offset + 1] = blend(pixels[offset + 1], color.green, coverage)
-                            pixels[offset + 2] = blend(pixels[offset + 2], color.blue, coverage)
-                            pixels[offset + 3] = blend(pixels[offset + 3], color.alpha, coverage)
-                        }
-                    }
-                }
-            }
-        }
-        return output
-    }
-
-    private static func blend(_ pixel: UInt8, _ background: UInt8, _ coverage: Double) -> UInt8 {
-        UInt8((Double(pixel) * coverage + Double(background) * (1 - coverage)).rounded())
-    }
-
     /// The pixel at `offset` (straight alpha) composited over `background`, in place.
     static func blend(over background: RGBAColor, pixels: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
         let alpha = Int(pixels[offset + 3])

@@ -21,7 +21,7 @@ import WebImageTransformers
 ///   are ignored, as thumbor ignores them.
 /// - `brightness(n)`, `contrast(n)`, `saturation(s)`: thumbor's own arithmetic
 ///   (``ThumborPixelFilters``).
-/// - `round_corner(a|b,r,g,b[,transparent])`: elliptical corners, anti-aliased by coverage.
+/// - `round_corner(a|b,r,g,b[,transparent])`: elliptical corners with thumbor's anti-aliasing (``ThumborRoundCorner``).
 /// - `fill(color[,transparent])`: the image centred on a canvas of the plan's size (or the
 ///   requested size, as thumbor); pixels are pasted, or with `transparent` composited onto the
 ///   fill. A plain colour is also the background JPEG output composites transparency onto.
@@ -33,7 +33,8 @@ import WebImageTransformers
 /// - `extract_focal()` (applied by the parser) and `autojpg()` (the output format, chosen by
 ///   ``OutputFormatChoice/convertingOpaquePNG(_:sourceFormat:rendered:)``) draw nothing.
 /// - `format`, `quality`, `max_bytes`, `max_age`, `no_upscale`, `upscale`, `stretch`: the
-///   plan's, the encoder's or the response's. `strip_exif()` changes nothing: the encoders
+///   plan's, the encoder's or the response's; an `upscale()` after a filter that draws
+///   enlarges where it stands, as thumbor's (the filters before it see the smaller image). `strip_exif()` changes nothing: the encoders
 ///   write no EXIF. `strip_icc()` drops the colour profile a server that keeps profiles
 ///   (``/WebImageCore/ColorProfileHandling/keep``) would embed; by default sources are
 ///   converted to sRGB and outputs carry none.
@@ -70,12 +71,16 @@ struct ThumborRenderer: Sendable {
     func render(_ source: WebImage, reduced: ReducedOriginals? = nil, key: String = "") throws -> WebImage {
         var image = keepsAnimation ? source : source.firstFrameOnly
         var crop = plan.crop
+        // thumbor enlarges where `upscale()` stands in the URL: the filters before it see the
+        // image at its size before the enlargement.
+        let upscaleDeferredFrom = sizeBeforeUpscale(sourceSize: plannedSourceSize ?? image.pixelSize)
+        let size = upscaleDeferredFrom ?? plan.size
         if let planned = plannedSourceSize, planned != image.pixelSize, !planned.isEmpty {
             // A reduced decode: the plan's region (the whole source without a crop) in its pixels.
             crop = ShrinkOnLoad.region(crop ?? PixelRect(x: 0, y: 0, size: planned), of: planned, in: image.pixelSize)
         }
         if !image.isAnimated, let reduced,
-           let copy = reduced.reduced(image.bitmap, key: key, region: crop ?? PixelRect(x: 0, y: 0, size: image.pixelSize), target: plan.size) {
+           let copy = reduced.reduced(image.bitmap, key: key, region: crop ?? PixelRect(x: 0, y: 0, size: image.pixelSize), target: size) {
             // Resample from a halved copy at least as large as the target (see ReducedOriginals).
             let profile = image.colorProfile
             image = WebImage(bitmap: copy.bitmap, scale: image.scale, format: image.format, metadata: image.metadata)
@@ -88,8 +93,8 @@ struct ThumborRenderer: Sendable {
         guard !plan.size.isEmpty else {
             throw ServingFailure(400, "the requested size gives an empty image (\(plan.size))")
         }
-        if plan.size != image.pixelSize {
-            image = try ResizingTransformer(size: plan.size, mode: .fill).transform(image, forKey: "")
+        if size != image.pixelSize {
+            image = try ResizingTransformer(size: size, mode: .fill).transform(image, forKey: "")
         }
         // A cancelled request's job stops between operations (and the resampler and the blurs
         // between rows): BlockingWorkExecutor.isCurrentJobCancelled.
@@ -101,11 +106,40 @@ struct ThumborRenderer: Sendable {
         var random = ThumborRandom(seed: ThumborNoise.seed(for: request.signedPart.isEmpty ? String(describing: request) : request.signedPart))
         for (index, filter) in request.filters.enumerated() {
             try BlockingWorkExecutor.checkCurrentJobCancellation()
+            if filter == .upscale, upscaleDeferredFrom != nil, image.pixelSize != plan.size {
+                image = try ResizingTransformer(size: plan.size, mode: .fill).transform(image, forKey: "")
+            }
             image = try apply(filter, to: image, random: &random)
             afterFilter?(index + 1)
         }
         try BlockingWorkExecutor.checkCurrentJobCancellation()
         return image
+    }
+
+    /// The size the image has before `upscale()` enlarges it, when a filter that draws on the
+    /// pixels comes before `upscale()` in the URL and only filters that keep the size do (the
+    /// plan's ``ThumborPlan/size`` includes the enlargement); `nil` otherwise: no enlargement,
+    /// or nothing that sees the image before it.
+    private func sizeBeforeUpscale(sourceSize: PixelSize) -> PixelSize? {
+        let filters = request.filters
+        guard let position = filters.firstIndex(of: .upscale), filters.filter({ $0 == .upscale }).count == 1 else { return nil }
+        var drawsBefore = false
+        for filter in filters[..<position] {
+            switch filter {
+            case .rotate, .fill, .proportion, .frame:
+                return nil
+            case .format, .quality, .noUpscale, .stretch, .maxBytes, .maxAge, .stripExif, .stripICC, .extractFocal, .autoJPG:
+                break
+            default:
+                drawsBefore = true
+            }
+        }
+        guard drawsBefore else { return nil }
+        var withoutUpscale = request
+        withoutUpscale.filters.remove(at: position)
+        let before = withoutUpscale.plan(sourceSize: sourceSize, trimmedRegion: trimmedRegion)
+        guard before.crop == plan.crop, before.canvas == plan.canvas, before.size != plan.size else { return nil }
+        return before.size
     }
 
     private func apply(_ filter: ThumborFilter, to image: WebImage, random: inout ThumborRandom) throws -> WebImage {
@@ -154,7 +188,7 @@ struct ThumborRenderer: Sendable {
             return try RotationTransformer(angle: Double(normalized) * .pi / 180).transform(image, forKey: "")
         case .roundCorner(let horizontal, let vertical, let color, let transparent):
             return try FilterTransformer(name: "thumbor.round_corner") {
-                BitmapCompositing.roundCorners($0, horizontal: horizontal, vertical: vertical, color: color, transparent: transparent)
+                ThumborRoundCorner.apply($0, horizontal: horizontal, vertical: vertical, color: color, transparent: transparent)
             }.transform(image, forKey: "")
         case .fill(let text, let transparent):
             guard let color = ThumborColor(text) else {

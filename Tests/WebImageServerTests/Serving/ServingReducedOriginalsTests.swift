@@ -35,6 +35,25 @@ import WebImageTransformers
         #expect(ReducedOriginals(capacity: 0).reduced(original, key: "k", region: whole, target: PixelSize(width: 50, height: 25)) == nil)
     }
 
+    /// A copy's region is in whole copy pixels and a copy drops the original's odd last row:
+    /// a level that would move the region's edges by more than a sixteenth of an answer's pixel
+    /// is not used (thumbor's 3x5 answer of a 180x270 portrait moved by a quarter pixel at 1/16).
+    @Test func aCopyThatWouldMoveTheRegionIsNotUsed() {
+        let reduced = ReducedOriginals(capacity: 1 << 24)
+        let portrait = TestImages.gradient(width: 180, height: 270)
+        let crop = PixelRect(x: 9, y: 0, width: 162, height: 270)
+        let target = PixelSize(width: 3, height: 5)
+        // 1/16 leaves 3.4x but moves the bottom edge by 0.875 of its pixels (0.26 of the answer's).
+        #expect(ReducedOriginals.shift(of: crop, in: portrait.size, level: 4, target: target) > 0.25)
+        #expect(ReducedOriginals.shift(of: crop, in: portrait.size, level: 3, target: target) > ReducedOriginals.maximumShift)
+        #expect(ReducedOriginals.shift(of: crop, in: portrait.size, level: 2, target: target) <= ReducedOriginals.maximumShift)
+        let copy = reduced.reduced(portrait, key: "p", region: crop, target: target)
+        #expect(copy?.bitmap.size == PixelSize(width: 45, height: 67))
+        #expect(copy?.region == PixelRect(x: 2, y: 0, width: 40, height: 67))
+        // An even-sided region loses nothing at any level.
+        #expect(ReducedOriginals.shift(of: PixelRect(x: 0, y: 0, width: 400, height: 200), in: PixelSize(width: 400, height: 200), level: 2, target: PixelSize(width: 30, height: 13)) == 0)
+    }
+
     @Test func theCapacityBoundsTheCopies() {
         let original = TestImages.gradient(width: 400, height: 200)
         let whole = PixelRect(x: 0, y: 0, width: 400, height: 200)

@@ -21,8 +21,9 @@ import WebImageTestSupport
         "compose-autojpg-opaque", "compose-autojpg-grey", "compose-autojpg-jpeg-source", "compose-autojpg-watermark",
     ]
 
-    /// Cases about the output format whose pixels come from a filter that is not thumbor's to
-    /// the pixel (`round_corner`'s anti-aliasing): 20 dB.
+    /// Cases about the output format whose pixels differ by a documented difference (JPEG output
+    /// of transparent corners: thumbor shows the colour `round_corner` wrote under them, this
+    /// server flattens them on white): 20 dB.
     static let formatOnly: Set<String> = ["compose-autojpg-transparent-corners"]
 
     @Test func theRecordedReferenceIsPresent() {

@@ -12,8 +12,9 @@ import WebImageCore
 /// coefficients, in `float`) and only Y is sharpened. The result is clamped to 0...255 and
 /// truncated; alpha is kept.
 ///
-/// thumbor reads outside its buffers for an image 16 pixels or less on a side (the widest
-/// hole); this filter mirrors again instead.
+/// thumbor reads outside its rows and columns for an image 31 pixels or less on a side (the
+/// widest hole, 16, reaches past the far edge before its mirroring starts: the next row's
+/// pixels, or past the buffer); this filter mirrors, again as often as needed, instead.
 enum ThumborSharpen {
     /// The levels of the wavelet.
     static let levels = 5
