@@ -62,6 +62,8 @@ let package = Package(
         .executable(name: "webimage", targets: ["webimage"]),
         // Release-mode benchmarks against Pillow, NSCache, FileManager and curl (scripts/bench).
         .executable(name: "webimage-bench", targets: ["webimage-bench"]),
+        // The child process of scripts/png-thumbnail-bench (issues 21, 36).
+        .executable(name: "webimage-thumbnail-probe", targets: ["webimage-thumbnail-probe"]),
     ],
     targets: [
         .target(name: "WebImageCore", path: "Sources/Core", swiftSettings: strictSettings),
@@ -121,6 +123,10 @@ let package = Package(
         // The child process of scripts/download-limits: one download, linking only the core and
         // the loaders, so that its peak RSS is the download's.
         .executableTarget(name: "webimage-download-probe", dependencies: ["WebImageCore", "WebImageLoaders"], path: "Benchmarks/DownloadProbe", swiftSettings: strictSettings),
+        // The child process of scripts/png-thumbnail-bench: one thumbnail or full decode, linking
+        // only the core and the coders, so that its peak RSS is the decode's and not the shared
+        // libraries of every plug-in webimage-bench links (34 MB of mapped code).
+        .executableTarget(name: "webimage-thumbnail-probe", dependencies: ["WebImageCore", "WebImageCoders"], path: "Benchmarks/ThumbnailProbe", swiftSettings: strictSettings),
         // A loopback HTTP/1.1 server (127.0.0.1 only) for tests, the demo and the benchmark.
         .target(name: "WebImageLoopbackServer", dependencies: ["WebImageCore"], path: "Sources/LoopbackServer", swiftSettings: strictSettings),
         .target(name: "WebImageTestSupport", dependencies: ["WebImageCore", "WebImageLoopbackServer", "CLCMS2", "CZlib", "CJPEG"], path: "Sources/WebImageTestSupport", swiftSettings: strictSettings),

@@ -39,7 +39,7 @@ while !arguments.isEmpty {
         print("JPEG XL cases: \(JXLCases.names.joined(separator: ", "))")
         print("AVIF cases:  \(AVIFCases.names.joined(separator: ", "))")
         print("TIFF and SVG cases: \(FormatCases.names.joined(separator: ", ")) (inputs and libvips peer: Benchmarks/peers/formats_vips.py)")
-        print("thumbnail cases: \(ThumbnailCases.names.joined(separator: ", ")) (inputs: scripts/png-thumbnail-bench)")
+        print("thumbnail cases: webimage-thumbnail-probe (scripts/png-thumbnail-bench)")
         exit(0)
     default:
         guard inputPath == nil else { fail("unexpected argument \(argument)") }
@@ -101,14 +101,6 @@ for name in wanted where FormatCases.names.contains(name) {
         FileHandle.standardError.write(Data("webimage-bench: \(name) failed: \(error)\n".utf8))
     }
 }
-for name in wanted where ThumbnailCases.names.contains(name) {
-    do {
-        let body = try ThumbnailCases(inputs: inputs).prepare(name)
-        emit(name, try runner.measure(iterations: iterations, body))
-    } catch {
-        FileHandle.standardError.write(Data("webimage-bench: \(name) failed: \(error) (inputs: \(inputPath), made by scripts/png-thumbnail-bench)\n".utf8))
-    }
-}
 for name in wanted where PeerCases.names.contains(name) {
     do {
         let result = try await PeerCases(runner: runner).run(name)
@@ -133,6 +125,6 @@ for name in wanted where HEIFCases.names.contains(name) {
         FileHandle.standardError.write(Data("webimage-bench: \(name) failed: \(error)\n".utf8))
     }
 }
-for name in wanted where !ImageCases.names.contains(name) && !ThumbnailCases.names.contains(name) && !PeerCases.names.contains(name) && !ThroughputCase.names.contains(name) && !HEIFCases.names.contains(name) && !JXLCases.names.contains(name) && !AVIFCases.names.contains(name) && !FormatCases.names.contains(name) {
+for name in wanted where !ImageCases.names.contains(name) && !PeerCases.names.contains(name) && !ThroughputCase.names.contains(name) && !HEIFCases.names.contains(name) && !JXLCases.names.contains(name) && !AVIFCases.names.contains(name) && !FormatCases.names.contains(name) {
     FileHandle.standardError.write(Data("webimage-bench: unknown case \(name)\n".utf8))
 }

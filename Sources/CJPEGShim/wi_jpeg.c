@@ -41,6 +41,12 @@ struct wi_jpeg_decoder {
     JOCTET *icc;
     /// Output RGB (3 bytes a pixel) instead of RGBA, for a colour conversion that reads RGB.
     int rgb_output;
+    /// The reading source (wi_jpeg_decoder_create_reading): NULL for data in memory.
+    wi_jpeg_read_function read;
+    void *read_context;
+    JOCTET *read_buffer;
+    size_t read_buffer_size;
+    int read_failed;
 };
 
 // MARK: errors and warnings
@@ -97,6 +103,18 @@ static void wi_init_source(j_decompress_ptr cinfo) { (void)cinfo; }
 
 static boolean wi_fill_input_buffer(j_decompress_ptr cinfo) {
     struct wi_jpeg_decoder *decoder = (struct wi_jpeg_decoder *)cinfo->client_data;
+    if (decoder->read != NULL && !decoder->exhausted) {
+        long got = decoder->read(decoder->read_context, decoder->read_buffer, decoder->read_buffer_size);
+        if (got < 0) {
+            decoder->read_failed = 1;
+            ERREXIT(cinfo, JERR_FILE_READ);
+        }
+        if (got > 0) {
+            cinfo->src->next_input_byte = decoder->read_buffer;
+            cinfo->src->bytes_in_buffer = (size_t)got;
+            return TRUE;
+        }
+    }
     if (!decoder->exhausted) {
         decoder->exhausted = 1;
         decoder->exhausted_row = decoder->output_started ? (long)cinfo->output_scanline : -1;
@@ -176,6 +194,26 @@ wi_jpeg_decoder *wi_jpeg_decoder_create(const uint8_t *data, size_t length, int 
     return decoder;
 }
 
+wi_jpeg_decoder *wi_jpeg_decoder_create_reading(wi_jpeg_read_function read, void *context, size_t buffer_size,
+                                                size_t byte_count, int max_scans, long memory_budget) {
+    if (read == NULL || buffer_size == 0) return NULL;
+    JOCTET *buffer = malloc(buffer_size);
+    if (buffer == NULL) return NULL;
+    wi_jpeg_decoder *decoder = wi_jpeg_decoder_create(NULL, byte_count, max_scans, memory_budget);
+    if (decoder == NULL) {
+        free(buffer);
+        return NULL;
+    }
+    decoder->read = read;
+    decoder->read_context = context;
+    decoder->read_buffer = buffer;
+    decoder->read_buffer_size = buffer_size;
+    // Empty: libjpeg's first request for bytes calls the read function.
+    decoder->source.next_input_byte = buffer;
+    decoder->source.bytes_in_buffer = 0;
+    return decoder;
+}
+
 void wi_jpeg_decoder_use_rgb_output(wi_jpeg_decoder *decoder) {
     decoder->rgb_output = 1;
 }
@@ -186,10 +224,12 @@ void wi_jpeg_decoder_destroy(wi_jpeg_decoder *decoder) {
         jpeg_destroy_decompress(&decoder->cinfo);
     }
     free(decoder->icc);
+    free(decoder->read_buffer);
     free(decoder);
 }
 
 static int wi_failure(wi_jpeg_decoder *decoder) {
+    if (decoder->read_failed) return WI_JPEG_READ_FAILED;
     if (decoder->error.too_many_scans) return WI_JPEG_TOO_MANY_SCANS;
     return decoder->error.too_large ? WI_JPEG_TOO_LARGE : WI_JPEG_ERROR;
 }

@@ -10,7 +10,9 @@ import SwiftWebImage
 /// - `--max-pixels`, `--max-frame-pixels` and `--max-frames` set the decode limits
 ///   (``WebImageContext/imageMaxTotalPixelCount``, ``WebImageContext/imageMaxPixelCount``,
 ///   ``WebImageContext/imageMaxFrameCount``; ``applyLimits(_:to:command:)``).
-/// - `--thumbnail` and the transformers travel in the request's context; `--frame N` is a
+/// - `--thumbnail` and the transformers travel in the request's context; a local PNG or JPEG's
+///   thumbnail is decoded from the file a piece at a time (``FileThumbnailLoader``: the
+///   compressed file is never held in memory); `--frame N` is a
 ///   ``FrameSelectionTransformer`` at the head of the pipeline, and `transformAnimatedImage`
 ///   is set so that animations are transformed too.
 /// - The output format is `--format`, else the output's extension; it is encoded with
@@ -100,6 +102,8 @@ struct ConvertCommand: Command {
         context.imageTransformer = TransformSpec.combined(transformers)
         if let thumbnail = parsed.value("--thumbnail") {
             context.imageThumbnailPixelSize = try Self.thumbnailSize(thumbnail, command: Self.name)
+            // A local PNG or JPEG is decoded from the file a piece at a time.
+            context.imageLoader = FileThumbnailLoader(fallback: ImageManager.shared.imageLoader)
         }
         if parsed.has("--keep-profile") { context.imageColorProfileHandling = .keep }
         try Self.applyLimits(parsed, to: &context, command: Self.name)

@@ -129,6 +129,26 @@ import WebImageCore
         try expectSameAsData(apng, options: StreamingThumbnailTests.options(PixelSize(width: 10, height: 10)), "animated.png")
     }
 
+    @Test("a file that shrinks or grows after it is opened gives a truncated thumbnail or an error, never a crash", arguments: [false, true])
+    func fileChangesWhileRead(interlaced: Bool) throws {
+        let whole = StreamingThumbnailTests.png(StreamingThumbnailTests.pngCases[0], interlaced: interlaced)
+        let options = StreamingThumbnailTests.options()
+        let url = try write(whole, "changing-\(interlaced).png")
+        let shrinking = try PieceReader(url: url)
+        try whole.prefix(whole.count / 2).writeWithoutSync(to: url)
+        let cut = try PNGFileDecoding.decode(shrinking, options: options)
+        #expect(cut.metadata.contains(.incremental))
+        #expect(cut.bitmap == (try PNGCoder().decode(whole.prefix(whole.count / 2), options: options)).bitmap)
+        let emptied = try PieceReader(url: url)
+        try Data().writeWithoutSync(to: url)
+        #expect(code { try PNGFileDecoding.decode(emptied, options: options) } == .badImageData)
+        try whole.writeWithoutSync(to: url)
+        let growing = try PieceReader(url: url)
+        try (whole + Data(repeating: 7, count: 300_000)).writeWithoutSync(to: url)
+        let grown = try PNGFileDecoding.decode(growing, options: options)
+        #expect(grown.bitmap == (try PNGCoder().decode(whole, options: options)).bitmap)
+    }
+
     func code(_ body: () throws -> WebImage) -> WebImageError.Code? {
         do {
             _ = try body()

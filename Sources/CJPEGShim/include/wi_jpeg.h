@@ -26,6 +26,8 @@ enum {
     WI_JPEG_TOO_LARGE = -3,
     /// A progressive file has more scans than the decoder's max_scans.
     WI_JPEG_TOO_MANY_SCANS = -4,
+    /// The read function of wi_jpeg_decoder_create_reading failed.
+    WI_JPEG_READ_FAILED = -5,
 };
 
 /// The colour model of the file's pixels (jpeg_color_space).
@@ -62,7 +64,8 @@ typedef struct wi_jpeg_info {
     size_t icc_length;
 } wi_jpeg_info;
 
-/// One decode of one JPEG stream held in memory. Not thread-safe; use one per decode.
+/// One decode of one JPEG stream, held in memory or read through a function. Not thread-safe;
+/// use one per decode.
 typedef struct wi_jpeg_decoder wi_jpeg_decoder;
 
 /// A new decoder over `length` bytes at `data`. The bytes must stay valid until destroy.
@@ -70,6 +73,20 @@ typedef struct wi_jpeg_decoder wi_jpeg_decoder;
 /// limit). `memory_budget` (> 0) caps libjpeg's memory manager (max_memory_to_use); over it
 /// libjpeg fails with WI_JPEG_TOO_LARGE. Returns NULL if memory is short.
 wi_jpeg_decoder *wi_jpeg_decoder_create(const uint8_t *data, size_t length, int max_scans, long memory_budget);
+
+/// Reads up to `capacity` bytes of the JPEG stream into `buffer`: returns how many (0 at the
+/// end of the stream, negative when reading failed). Called from inside libjpeg, so it must
+/// return (never longjmp or throw through C).
+typedef long (*wi_jpeg_read_function)(void *context, uint8_t *buffer, size_t capacity);
+
+/// A new decoder that pulls the stream through `read` into one buffer of `buffer_size` bytes
+/// (allocated here, freed by destroy), so that the compressed data is never held whole: a
+/// file read a piece at a time, or a stream. The end of the stream is treated as the end of
+/// the in-memory data is (a fake EOI; wi_jpeg_decoder_data_exhausted). A negative return from
+/// `read` fails the decode with WI_JPEG_READ_FAILED. `byte_count` is the stream's size, for
+/// messages (0 if unknown). Other arguments as wi_jpeg_decoder_create. NULL if memory is short.
+wi_jpeg_decoder *wi_jpeg_decoder_create_reading(wi_jpeg_read_function read, void *context, size_t buffer_size,
+                                                size_t byte_count, int max_scans, long memory_budget);
 void wi_jpeg_decoder_destroy(wi_jpeg_decoder *decoder);
 
 /// Reads the header (and keeps the first EXIF marker).

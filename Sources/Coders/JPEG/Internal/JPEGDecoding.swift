@@ -104,7 +104,7 @@ enum JPEGDecoding {
 
     /// The offset of the last marker in `raw` (0xFF then a byte other than 0x00, 0xFF or an
     /// RSTn), or `nil` if the data ends with EOI or has no marker after the start.
-    static func lastMarkerOffset(_ raw: UnsafeRawBufferPointer) -> Int? {
+    static func lastMarkerOffset<Bytes: JPEGBytes>(_ raw: Bytes) -> Int? {
         let count = raw.count
         guard count >= 4 else { return nil }
         if raw[count - 2] == 0xFF && raw[count - 1] == 0xD9 { return nil }
@@ -117,16 +117,111 @@ enum JPEGDecoding {
         return nil
     }
 
+    /// Decodes the JPEG file at `url` as ``decode(_:options:blankMissingRows:)`` decodes its
+    /// bytes, reading it a piece at a time (``FileBytes``: libjpeg pulls it through one buffer of
+    /// ``fileBufferSize`` bytes; a progressive file's marker walk reads it once before, a window
+    /// at a time), so the compressed file is never held in memory. Errors name the file.
+    static func decode(contentsOf url: URL, options: ImageDecodeOptions) throws -> Output {
+        try decode(FileBytes(url: url), options: options)
+    }
+
+    /// Decodes `file` (opened before: the test of a file that changes while it is read).
+    static func decode(_ file: FileBytes, options: ImageDecodeOptions) throws -> Output {
+        let url = file.url
+        do {
+            guard file.count >= 3, file[0] == 0xFF, file[1] == 0xD8, file[2] == 0xFF else {
+                if let failure = file.failure { throw failure }
+                throw WebImageError(.badImageData, "\(file.count) bytes are not JPEG data (no SOI marker)")
+            }
+            do {
+                return try decode(.file(file, count: file.count), options: options, blankMissingRows: true)
+            } catch let error as WebImageError where error.code == .badImageData {
+                // As for data in memory: a file cut inside a marker segment between scans.
+                let whole = FilePrefix(file: file, count: file.count)
+                guard file.failure == nil, let cut = lastMarkerOffset(whole), cut < whole.count, cut > 2 else { throw error }
+                guard let partial = try? decode(.file(file, count: cut), options: options, blankMissingRows: true) else {
+                    throw error
+                }
+                var output = partial
+                output.metadata.insert(.incremental)
+                return output
+            }
+        } catch let error as WebImageError {
+            var named = error
+            named.message = "\(url.path): \(error.message)"
+            named.url = url
+            throw named
+        }
+    }
+
+    /// The buffer through which libjpeg reads a file: 64 KiB.
+    static let fileBufferSize = 64 * 1024
+
+    /// Where a decode's compressed bytes are.
+    enum Input {
+        /// In memory.
+        case memory(UnsafeRawBufferPointer)
+        /// The first `count` bytes of a file.
+        case file(FileBytes, count: Int)
+
+        var byteCount: Int {
+            switch self {
+            case let .memory(raw): raw.count
+            case let .file(_, count): count
+            }
+        }
+    }
+
+    /// libjpeg's reading position in a file (the context of ``readFile``).
+    private final class FileCursor {
+        let file: FileBytes
+        let end: Int
+        var offset = 0
+
+        init(file: FileBytes, end: Int) {
+            self.file = file
+            self.end = end
+        }
+    }
+
+    /// libjpeg's read function for a file: the next bytes at the cursor, up to its end.
+    private static let readFile: wi_jpeg_read_function = { context, buffer, capacity in
+        guard let context, let buffer else { return -1 }
+        let cursor = Unmanaged<FileCursor>.fromOpaque(context).takeUnretainedValue()
+        let got = cursor.file.read(at: cursor.offset, into: buffer, count: min(capacity, cursor.end - cursor.offset))
+        if got > 0 { cursor.offset += got }
+        return got
+    }
+
     private static func decode(_ raw: UnsafeRawBufferPointer, options: ImageDecodeOptions, blankMissingRows: Bool) throws -> Output {
-        let byteCount = raw.count
-        guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
-              let decoder = wi_jpeg_decoder_create(base, byteCount, Int32(maxScans(byteCount: byteCount)), memoryBudget(options)) else {
+        try decode(.memory(raw), options: options, blankMissingRows: blankMissingRows)
+    }
+
+    private static func decode(_ input: Input, options: ImageDecodeOptions, blankMissingRows: Bool) throws -> Output {
+        let byteCount = input.byteCount
+        let scanLimit = Int32(maxScans(byteCount: byteCount))
+        var cursor: FileCursor?
+        let created: OpaquePointer?
+        switch input {
+        case let .memory(raw):
+            created = raw.baseAddress.flatMap { wi_jpeg_decoder_create($0.assumingMemoryBound(to: UInt8.self), byteCount, scanLimit, memoryBudget(options)) }
+        case let .file(file, count):
+            let fileCursor = FileCursor(file: file, end: count)
+            cursor = fileCursor
+            created = wi_jpeg_decoder_create_reading(readFile, Unmanaged.passUnretained(fileCursor).toOpaque(), fileBufferSize, byteCount, scanLimit, memoryBudget(options))
+        }
+        guard let decoder = created else {
             throw WebImageError(.badImageData, "JPEG decoder could not be created for \(byteCount) bytes")
         }
-        defer { wi_jpeg_decoder_destroy(decoder) }
+        defer {
+            wi_jpeg_decoder_destroy(decoder)
+            withExtendedLifetime(cursor) {}
+        }
         func failure(_ status: Int32, _ stage: String) -> WebImageError {
             let message = String(cString: wi_jpeg_decoder_message(decoder))
             switch status {
+            case Int32(WI_JPEG_READ_FAILED):
+                return cursor?.file.failure ?? WebImageError(.invalidDownloadResponse, "JPEG data of \(byteCount) bytes could not be read (\(stage))")
             case Int32(WI_JPEG_TRUNCATED_HEADER):
                 return WebImageError(.badImageData, "JPEG data of \(byteCount) bytes is truncated before the image data")
             case Int32(WI_JPEG_TOO_LARGE):
@@ -166,7 +261,14 @@ enum JPEGDecoding {
         // size, DCT-scaled thumbnail, and each pass of the incremental decoder. A single-scan
         // file needs neither the walk nor the buffer.
         if info.progressive != 0 {
-            try checkScans(JPEGMarkerWalk.walk(raw, scans: true), byteCount: byteCount)
+            switch input {
+            case let .memory(raw):
+                try checkScans(JPEGMarkerWalk.walk(raw, scans: true), byteCount: byteCount)
+            case let .file(file, count):
+                let walk = JPEGMarkerWalk.walk(FilePrefix(file: file, count: count), scans: true)
+                if let error = file.failure { throw error }
+                try checkScans(walk, byteCount: byteCount)
+            }
             try checkCoefficientBuffer(info, source: sourceSize, eighths: Int(eighths), options: options, byteCount: byteCount)
         }
 

@@ -1,7 +1,7 @@
 import Foundation
 import WebImageCore
 
-/// A walk over the markers of a JPEG held in memory, without decoding anything: the frame
+/// A walk over the markers of a JPEG (in memory, or a file read a window at a time), without decoding anything: the frame
 /// header (SOF: size, components, sampling), the first EXIF and XMP APP1 payloads before the
 /// first scan, and every scan (SOS) with the blocks it visits. Entropy-coded data is skipped by
 /// looking for the next marker (0xFF followed by a byte other than 0x00, 0xFF or RSTn).
@@ -42,7 +42,7 @@ struct JPEGMarkerWalk {
 
     /// Walks `bytes`.
     /// - Parameter scans: Walk the whole data and count the scans (else stop at the first scan).
-    static func walk(_ bytes: UnsafeRawBufferPointer, scans countScans: Bool) -> JPEGMarkerWalk {
+    static func walk<Bytes: JPEGBytes>(_ bytes: Bytes, scans countScans: Bool) -> JPEGMarkerWalk {
         var walk = JPEGMarkerWalk()
         let count = bytes.count
         guard count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return walk }

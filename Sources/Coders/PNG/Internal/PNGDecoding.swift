@@ -28,7 +28,7 @@ enum PNGDecoding {
     static func thumbnailReducer(_ file: PNGFile, target: PixelSize) -> BlockReducer? {
         let size = PixelSize(width: file.header.width, height: file.header.height)
         guard target != size else { return nil }
-        return BlockReducer(source: size, target: target, order: file.format.interlaced ? .any : .contiguous)
+        return BlockReducer(source: size, target: target, order: file.format.interlaced ? .any : .contiguous, opaque: !file.hasTransparency)
     }
 
     /// Decodes the pixels of one image (`ranges` of compressed data, `width` x `height`).

@@ -14,9 +14,13 @@ enum PNGFileDecoding {
     static let prefixLimit = 16 * 1024 * 1024
 
     static func decode(contentsOf url: URL, options: ImageDecodeOptions) throws -> WebImage {
-        let reader = try PieceReader(url: url)
+        try decode(PieceReader(url: url), options: options)
+    }
+
+    /// Decodes the file of `reader` (opened before: the test of a file that changes while it is read).
+    static func decode(_ reader: PieceReader, options: ImageDecodeOptions) throws -> WebImage {
         if let image = try streamedThumbnail(reader, options: options) { return image }
-        return try PNGCoder().decode(readWhole(url, size: reader.fileSize), options: options)
+        return try PNGCoder().decode(readWhole(reader.url, size: reader.fileSize), options: options)
     }
 
     private static func readWhole(_ url: URL, size: Int) throws -> Data {

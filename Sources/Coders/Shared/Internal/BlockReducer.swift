@@ -11,7 +11,9 @@ import WebImageCore
 ///   block row's rows arrive together: PNG, BMP, RLE): one block row of sums is held, 32 bytes
 ///   per reduced column, and written out as soon as rows of the next block row arrive;
 /// - ``Order/any`` (Adam7 passes, which revisit every row seven times): sums for every reduced
-///   pixel, 32 bytes each.
+///   pixel, in the narrowest integers that cannot overflow for the block's area (``Lane``):
+///   8 bytes each for an opaque image whose blocks hold at most 257 pixels (colour sums without
+///   the alpha factor, 16-bit), 16 bytes (32-bit) for any block up to 66,051 pixels, else 32.
 ///
 /// Each block's denominator is its full area, so pixels that never arrive (truncated data)
 /// count as transparent black, exactly as in a full decode of the same data.
@@ -29,6 +31,18 @@ struct BlockReducer {
         case any
     }
 
+    /// How the four sums of a block are stored (``Order/any``: one per reduced pixel, so the
+    /// width matters; ``Order/contiguous`` holds one block row and always uses ``u64``).
+    enum Lane {
+        /// r*a, g*a, b*a, a as UInt64.
+        case u64
+        /// The same as UInt32: for blocks of at most 66,051 pixels (255 * 255 each).
+        case u32
+        /// An opaque image (every pixel added has alpha 255): r, g, b and the pixel count as
+        /// UInt16, for blocks of at most 257 pixels (255 each); read back times 255.
+        case opaqueU16
+    }
+
     let source: PixelSize
     let target: PixelSize
     let fx: Int
@@ -36,7 +50,9 @@ struct BlockReducer {
     /// The intermediate: `ceil(source / factor)` per side.
     let reducedSize: PixelSize
     private let order: Order
-    /// Per reduced pixel of the block rows held: r*a, g*a, b*a, a.
+    let lane: Lane
+    /// Per reduced pixel of the block rows held: r*a, g*a, b*a, a, stored as ``lane`` says
+    /// (UInt32 and UInt16 lanes packed into the UInt64 elements).
     private var sums: [UInt64]
     /// The block row held in `sums` (``Order/contiguous``), or -1.
     private var heldRow = -1
@@ -45,7 +61,9 @@ struct BlockReducer {
 
     /// A reducer of a `source` image for a `target` thumbnail, or `nil` when the integer factors
     /// are 1 on both sides (no reduction to make: resample the full decode instead).
-    init?(source: PixelSize, target: PixelSize, order: Order) {
+    /// - Parameter opaque: Every pixel that will be added has alpha 255 (pixels that never
+    ///   arrive count as transparent all the same): lets ``Order/any`` keep narrower sums.
+    init?(source: PixelSize, target: PixelSize, order: Order, opaque: Bool = false) {
         let (fx, fy) = BoxReduction.factors(from: source, to: target)
         guard fx > 1 || fy > 1, !source.isEmpty, !target.isEmpty else { return nil }
         self.source = source
@@ -54,8 +72,19 @@ struct BlockReducer {
         self.fy = fy
         self.order = order
         reducedSize = PixelSize(width: (source.width + fx - 1) / fx, height: (source.height + fy - 1) / fy)
+        let area = fx * fy
+        if order == .contiguous {
+            lane = .u64
+        } else if opaque, area * 255 <= Int(UInt16.max) {
+            lane = .opaqueU16
+        } else if area * 255 * 255 <= Int(UInt32.max) {
+            lane = .u32
+        } else {
+            lane = .u64
+        }
         let heldRows = order == .any ? reducedSize.height : 1
-        sums = [UInt64](repeating: 0, count: reducedSize.width * heldRows * 4)
+        let lanesPerElement = lane == .u64 ? 1 : lane == .u32 ? 2 : 4
+        sums = [UInt64](repeating: 0, count: (reducedSize.width * heldRows * 4 + lanesPerElement - 1) / lanesPerElement)
         reduced = [UInt8](repeating: 0, count: reducedSize.width * reducedSize.height * 4)
     }
 
@@ -76,31 +105,49 @@ struct BlockReducer {
             base = blockRow * reducedSize.width * 4
         }
         let usable = min(count, (source.width - 1 - firstColumn) / step + 1)
-        let fx = fx
-        sums.withUnsafeMutableBufferPointer { sums in
-            let sums = sums.baseAddress! + base
-            var column = firstColumn
-            var block = column / fx
-            var boundary = (block + 1) * fx
-            var r: UInt64 = 0, g: UInt64 = 0, b: UInt64 = 0, a: UInt64 = 0
-            for k in 0..<usable {
-                if column >= boundary {
-                    let s = block * 4
-                    sums[s] &+= r; sums[s + 1] &+= g; sums[s + 2] &+= b; sums[s + 3] &+= a
-                    r = 0; g = 0; b = 0; a = 0
-                    block = column / fx
-                    boundary = (block + 1) * fx
+        switch lane {
+        case .u64: Self.add(UInt64.self, into: &sums, base: base, pixels: pixels, firstColumn: firstColumn, step: step, usable: usable, fx: fx, divisor: 1)
+        case .u32: Self.add(UInt32.self, into: &sums, base: base, pixels: pixels, firstColumn: firstColumn, step: step, usable: usable, fx: fx, divisor: 1)
+        case .opaqueU16: Self.add(UInt16.self, into: &sums, base: base, pixels: pixels, firstColumn: firstColumn, step: step, usable: usable, fx: fx, divisor: 255)
+        }
+    }
+
+    /// The loop of ``add(row:pixels:firstColumn:step:count:)`` with the sums stored as `Lane`
+    /// (each block's sums divided by `divisor`: 255 for ``Lane/opaqueU16``, where alpha is 255).
+    private static func add<Lane: FixedWidthInteger & UnsignedInteger>(
+        _: Lane.Type, into storage: inout [UInt64], base: Int, pixels: UnsafeRawPointer, firstColumn: Int, step: Int, usable: Int, fx: Int, divisor: UInt64
+    ) {
+        storage.withUnsafeMutableBufferPointer { storage in
+            storage.withMemoryRebound(to: Lane.self) { lanes in
+                let sums = lanes.baseAddress! + base
+                func store(_ s: Int, _ r: UInt64, _ g: UInt64, _ b: UInt64, _ a: UInt64) {
+                    sums[s] &+= Lane(truncatingIfNeeded: r / divisor)
+                    sums[s + 1] &+= Lane(truncatingIfNeeded: g / divisor)
+                    sums[s + 2] &+= Lane(truncatingIfNeeded: b / divisor)
+                    sums[s + 3] &+= Lane(truncatingIfNeeded: a / divisor)
                 }
-                let pixel = pixels.loadUnaligned(fromByteOffset: k * 4, as: UInt32.self)
-                let alpha = UInt64(pixel >> 24)
-                r &+= UInt64(pixel & 0xFF) &* alpha
-                g &+= UInt64(pixel >> 8 & 0xFF) &* alpha
-                b &+= UInt64(pixel >> 16 & 0xFF) &* alpha
-                a &+= alpha
-                column += step
+                var column = firstColumn
+                var block = column / fx
+                var boundary = (block + 1) * fx
+                var r: UInt64 = 0, g: UInt64 = 0, b: UInt64 = 0, a: UInt64 = 0
+                for k in 0..<usable {
+                    if column >= boundary {
+                        store(block * 4, r, g, b, a)
+                        r = 0; g = 0; b = 0; a = 0
+                        block = column / fx
+                        boundary = (block + 1) * fx
+                    }
+                    let pixel = pixels.loadUnaligned(fromByteOffset: k * 4, as: UInt32.self)
+                    let alpha = UInt64(pixel >> 24)
+                    assert(divisor == 1 || alpha == 255, "an opaque reducer was given a pixel with alpha \(alpha)")
+                    r &+= UInt64(pixel & 0xFF) &* alpha
+                    g &+= UInt64(pixel >> 8 & 0xFF) &* alpha
+                    b &+= UInt64(pixel >> 16 & 0xFF) &* alpha
+                    a &+= alpha
+                    column += step
+                }
+                store(block * 4, r, g, b, a)
             }
-            let s = block * 4
-            sums[s] &+= r; sums[s + 1] &+= g; sums[s + 2] &+= b; sums[s + 3] &+= a
         }
     }
 
@@ -146,24 +193,35 @@ struct BlockReducer {
     /// Writes the means of block row `blockRow` (its sums at `offset` in `sums`) into the
     /// reduced image and clears those sums.
     private mutating func flush(_ blockRow: Int, from offset: Int) {
+        switch lane {
+        case .u64: flush(UInt64.self, blockRow, from: offset, factor: 1)
+        case .u32: flush(UInt32.self, blockRow, from: offset, factor: 1)
+        case .opaqueU16: flush(UInt16.self, blockRow, from: offset, factor: 255)
+        }
+    }
+
+    /// ``flush(_:from:)`` with the sums stored as `Lane` (read back times `factor`).
+    private mutating func flush<Lane: FixedWidthInteger & UnsignedInteger>(_: Lane.Type, _ blockRow: Int, from offset: Int, factor: UInt64) {
         let width = reducedSize.width
         let rows = min(fy, source.height - blockRow * fy)
         let fx = fx, sourceWidth = source.width
-        sums.withUnsafeMutableBufferPointer { sums in
-            reduced.withUnsafeMutableBufferPointer { out in
-                for column in 0..<width {
-                    let s = offset + column * 4, o = (blockRow * width + column) * 4
-                    let area = UInt64(rows * min(fx, sourceWidth - column * fx))
-                    let alphaSum = sums[s + 3]
-                    if alphaSum > 0 {
-                        out[o] = UInt8((sums[s] + alphaSum / 2) / alphaSum)
-                        out[o + 1] = UInt8((sums[s + 1] + alphaSum / 2) / alphaSum)
-                        out[o + 2] = UInt8((sums[s + 2] + alphaSum / 2) / alphaSum)
-                    } else {
-                        out[o] = 0; out[o + 1] = 0; out[o + 2] = 0
+        sums.withUnsafeMutableBufferPointer { storage in
+            storage.withMemoryRebound(to: Lane.self) { sums in
+                reduced.withUnsafeMutableBufferPointer { out in
+                    for column in 0..<width {
+                        let s = offset + column * 4, o = (blockRow * width + column) * 4
+                        let area = UInt64(rows * min(fx, sourceWidth - column * fx))
+                        let alphaSum = UInt64(sums[s + 3]) * factor
+                        if alphaSum > 0 {
+                            out[o] = UInt8((UInt64(sums[s]) * factor + alphaSum / 2) / alphaSum)
+                            out[o + 1] = UInt8((UInt64(sums[s + 1]) * factor + alphaSum / 2) / alphaSum)
+                            out[o + 2] = UInt8((UInt64(sums[s + 2]) * factor + alphaSum / 2) / alphaSum)
+                        } else {
+                            out[o] = 0; out[o + 1] = 0; out[o + 2] = 0
+                        }
+                        out[o + 3] = UInt8((alphaSum + area / 2) / area)
+                        sums[s] = 0; sums[s + 1] = 0; sums[s + 2] = 0; sums[s + 3] = 0
                     }
-                    out[o + 3] = UInt8((alphaSum + area / 2) / area)
-                    sums[s] = 0; sums[s + 1] = 0; sums[s + 2] = 0; sums[s + 3] = 0
                 }
             }
         }

@@ -34,6 +34,14 @@ final class PieceReader {
     ///   ``WebImageError/Code/invalidURL`` for no such file or a directory,
     ///   ``WebImageError/Code/invalidDownloadResponse`` for a file that cannot be opened.
     init(url: URL) throws {
+        (handle, fileSize) = try Self.open(url)
+        self.url = url
+        buffer = .allocate(byteCount: Self.capacity, alignment: 16)
+    }
+
+    /// Opens the file at `url` for reading: its handle and its size now.
+    /// - Throws: As ``init(url:)``.
+    static func open(_ url: URL) throws -> (handle: FileHandle, size: Int) {
         guard url.isFileURL else {
             throw WebImageError(.unsupportedURL, "Only file URLs can be read a piece at a time, not \(url.absoluteString)", url: url)
         }
@@ -44,15 +52,14 @@ final class PieceReader {
         guard !isDirectory.boolValue else {
             throw WebImageError(.invalidURL, "\(url.path) is a directory, not an image file", url: url)
         }
+        let handle: FileHandle
         do {
             handle = try FileHandle(forReadingFrom: url)
         } catch {
             throw WebImageError(.invalidDownloadResponse, "Cannot open \(url.path): \(error.localizedDescription)", underlyingError: error, url: url)
         }
         var status = stat()
-        fileSize = fstat(handle.fileDescriptor, &status) == 0 ? Int(status.st_size) : 0
-        self.url = url
-        buffer = .allocate(byteCount: Self.capacity, alignment: 16)
+        return (handle, fstat(handle.fileDescriptor, &status) == 0 ? Int(status.st_size) : 0)
     }
 
     deinit {
