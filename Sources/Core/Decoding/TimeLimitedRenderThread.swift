@@ -3,6 +3,11 @@ import Foundation
 /// Runs work that cannot be interrupted (a render inside a C library: librsvg, poppler) on a
 /// thread of its own and waits for it at most a time limit.
 ///
+/// The limit is the render thread's own CPU time (decision): a render that is slow only because
+/// a busy machine gives it a core now and then is not failed, while a document that makes the
+/// renderer compute too long is. A render that waits instead of computing is given up at
+/// ``wallClockFactor`` times the limit of wall time.
+///
 /// A render past its limit is not stopped: the caller gets
 /// ``WebImageError/Code/imageTooLarge`` at the limit and the thread is left to finish; what it
 /// makes is then freed and dropped. While ``maximumOverdue`` such renders are still running,
@@ -18,6 +23,9 @@ public final class TimeLimitedRenderThread: Sendable {
     /// The stack of a render thread (16 MiB): deep documents recurse in the renderer.
     public static let stackSize = 16 << 20
 
+    /// How many times its limit of wall time a render may take, whatever CPU it used (4).
+    public static let wallClockFactor = 4.0
+
     /// The most renders left running past their limit before new ones are refused.
     public let maximumOverdue: Int
     /// How many renders run past their limit now.
@@ -31,11 +39,12 @@ public final class TimeLimitedRenderThread: Sendable {
     /// The number of renders running past their limit now.
     public var overdueCount: Int { overdue.withLock { $0 } }
 
-    /// Runs `body` on a new thread; returns its result, or throws at `limit` seconds.
+    /// Runs `body` on a new thread; returns its result, or throws once the thread has used
+    /// `limit` seconds of CPU (or after ``wallClockFactor`` times `limit` of wall time).
     /// The caller's thread blocks while it waits (callers are decode threads, not the
     /// concurrency pool).
     /// - Parameters:
-    ///   - limit: The longest wait, in seconds.
+    ///   - limit: The render thread's CPU time allowed, in seconds.
     ///   - what: Names the work in the errors' messages.
     ///   - body: The work.
     /// - Throws: What `body` throws; ``WebImageError/Code/imageTooLarge`` at the limit, or at
@@ -48,6 +57,7 @@ public final class TimeLimitedRenderThread: Sendable {
         let box = ResultBox<T>()
         let overdue = self.overdue
         let thread = Thread {
+            box.publishCPUClock()
             let result = Result { try body() }
             if box.finish(result) {
                 overdue.withLock { $0 -= 1 }
@@ -56,12 +66,18 @@ public final class TimeLimitedRenderThread: Sendable {
         thread.stackSize = Self.stackSize
         thread.name = "SwiftWebImage.render"
         thread.start()
-        if box.done.wait(timeout: .now() + max(0.001, limit)) == .success {
-            return try box.take().get()
-        }
-        if box.abandon() {
+        let limit = max(0.001, limit)
+        let wallDeadline = DispatchTime.now() + limit * Self.wallClockFactor
+        // Checked every 50 ms (or sooner for a shorter limit).
+        let slice = min(limit, 0.05)
+        while box.done.wait(timeout: .now() + slice) == .timedOut {
+            let cpu = box.cpuSeconds() ?? 0
+            let timedOut = DispatchTime.now() >= wallDeadline
+            guard cpu >= limit || timedOut else { continue }
+            guard box.abandon() else { break }
             overdue.withLock { $0 += 1 }
-            throw WebImageError(.imageTooLarge, "\(what): rendering took longer than its time limit of \(limit) s (left to finish on its own thread, its result dropped)")
+            let how = cpu >= limit ? "used more CPU than its time limit of \(limit) s" : "took longer than \(Self.wallClockFactor) times its time limit of \(limit) s"
+            throw WebImageError(.imageTooLarge, "\(what): rendering \(how) (left to finish on its own thread, its result dropped)")
         }
         return try box.take().get()
     }
@@ -71,6 +87,25 @@ public final class TimeLimitedRenderThread: Sendable {
         /// Signalled once the render has stored its result.
         let done = DispatchSemaphore(value: 0)
         private let state = Locked<(result: Result<T, any Error>?, abandoned: Bool)>((nil, false))
+        /// The render thread's CPU-time clock, once the thread has published it.
+        private let cpuClock = Locked<clockid_t?>(nil)
+
+        /// Called on the render thread first: publishes its CPU-time clock.
+        func publishCPUClock() {
+            var clock = clockid_t()
+            if pthread_getcpuclockid(pthread_self(), &clock) == 0 {
+                cpuClock.withLock { $0 = clock }
+            }
+        }
+
+        /// The CPU time the render thread has used, or `nil` before it started (or when its
+        /// clock cannot be read: the thread has ended, and its result is about to arrive).
+        func cpuSeconds() -> Double? {
+            guard let clock = cpuClock.withLock({ $0 }) else { return nil }
+            var time = timespec()
+            guard clock_gettime(clock, &time) == 0 else { return nil }
+            return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        }
 
         /// Stores the result; returns `true` when the caller had already given up on it.
         func finish(_ result: Result<T, any Error>) -> Bool {

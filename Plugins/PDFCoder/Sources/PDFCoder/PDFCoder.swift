@@ -31,7 +31,7 @@ import CPoppler
 /// with ``/WebImageCore/WebImageError/Code/badImageData`` saying so; documents encrypted only
 /// with an owner password (restrictions, an empty user password) open as they do in viewers.
 /// poppler-glib runs no JavaScript and follows no links or external references. Rendering runs
-/// on a thread of its own, and the caller waits at most ``renderTimeLimit`` seconds
+/// on a thread of its own, and the render may use at most ``renderTimeLimit`` seconds of CPU (and take 4 times that of wall time)
 /// (``/WebImageCore/WebImageError/Code/imageTooLarge`` past it): poppler cannot be interrupted, so
 /// a render past its limit finishes on its thread and is dropped, and while two such renders
 /// still run, new renders are refused at once. poppler's and GLib's messages never reach
@@ -52,7 +52,7 @@ public struct PDFCoder: ImageCoder, ImageHeaderReader {
 
     /// The resolution of a page drawn without a thumbnail request, in dots per inch.
     public let dpi: Double
-    /// The longest the caller waits for one render, in seconds.
+    /// The CPU time one render may use, in seconds (``/WebImageCore/TimeLimitedRenderThread``).
     public let renderTimeLimit: Double
     /// Whether what the page leaves unpainted stays transparent (default `false`: white paper).
     public let transparentBackground: Bool
@@ -60,7 +60,7 @@ public struct PDFCoder: ImageCoder, ImageHeaderReader {
     /// Creates the coder.
     /// - Parameters:
     ///   - dpi: The resolution of pages drawn at their own size (default 72; 1...2400).
-    ///   - renderTimeLimit: The longest wait for one render, in seconds (default 10).
+    ///   - renderTimeLimit: The CPU time one render may use, in seconds (default 10).
     ///   - transparentBackground: Leave unpainted areas transparent instead of white (default `false`).
     public init(dpi: Double = PDFCoder.defaultDPI, renderTimeLimit: Double = PDFCoder.defaultRenderTimeLimit, transparentBackground: Bool = false) {
         self.dpi = dpi.isFinite ? min(2400, max(1, dpi)) : Self.defaultDPI

@@ -33,7 +33,7 @@ import CRSVG
 /// add more than 100,000 elements (the billion-laughs shape: ten uses of ten uses of ...) is
 /// refused from a scan of its tags before anything is drawn
 /// (``/WebImageCore/WebImageError/Code/imageTooLarge``). Rendering runs on a thread of its own, and the
-/// caller waits at most ``renderTimeLimit`` seconds
+/// render may use at most ``renderTimeLimit`` seconds of CPU (and take 4 times that of wall time)
 /// (``/WebImageCore/WebImageError/Code/imageTooLarge`` past it): librsvg cannot be interrupted,
 /// so a render past its limit finishes on its thread and is dropped, and while two such
 /// renders still run, new renders are refused at once. GLib's and librsvg's warnings never
@@ -58,13 +58,13 @@ public struct SVGCoder: ImageCoder, ImageHeaderReader {
 
     /// The long side, in pixels, of a document that states no size (only a viewBox, or nothing).
     public let defaultLongSide: Int
-    /// The longest the caller waits for one render, in seconds.
+    /// The CPU time one render may use, in seconds (``/WebImageCore/TimeLimitedRenderThread``).
     public let renderTimeLimit: Double
 
     /// Creates the coder.
     /// - Parameters:
     ///   - defaultLongSide: The long side of documents without a size (default 512, at least 1).
-    ///   - renderTimeLimit: The longest wait for one render, in seconds (default 5).
+    ///   - renderTimeLimit: The CPU time one render may use, in seconds (default 5).
     public init(defaultLongSide: Int = SVGCoder.defaultDefaultLongSide, renderTimeLimit: Double = SVGCoder.defaultRenderTimeLimit) {
         self.defaultLongSide = max(1, defaultLongSide)
         self.renderTimeLimit = renderTimeLimit > 0 ? renderTimeLimit : Self.defaultRenderTimeLimit

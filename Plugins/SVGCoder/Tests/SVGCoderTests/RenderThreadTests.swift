@@ -40,4 +40,31 @@ import WebImageTestSupport
         }
         #expect(thrown.code == .badImageData)
     }
+
+    /// The limit is the render thread's CPU time: a render that waits (a busy machine's render
+    /// waits for a core) past its limit, within ``TimeLimitedRenderThread/wallClockFactor`` times
+    /// it, gives its result; one that computes past it is given up.
+    @Test func theLimitCountsTheRendersCPUTime() async throws {
+        let runner = TimeLimitedRenderThread(maximumOverdue: 2)
+        let waited = try await OwnThread.run {
+            // Waits 1.5 s, computing nothing, with a 1 s limit (the wall-time bound is 4 s).
+            try runner.run(limit: 1, what: "a waiting render") { () -> Int in
+                _ = DispatchSemaphore(value: 0).wait(timeout: .now() + 1.5)  // blocking: the runner's own thread
+                return 7
+            }
+        }
+        #expect(waited == 7)
+        let stop = Locked(false)
+        let error = try await OwnThread.run {
+            try #require(throws: WebImageError.self) {
+                try runner.run(limit: 0.2, what: "a computing render") { () -> Int in
+                    var spins = 0
+                    while !stop.withLock({ $0 }) { spins &+= 1 }
+                    return spins
+                }
+            }
+        }
+        stop.withLock { $0 = true }
+        #expect(error.code == .imageTooLarge && error.message.contains("time limit"), "\(error.message)")
+    }
 }
