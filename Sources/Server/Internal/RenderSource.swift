@@ -7,6 +7,8 @@
 enum RenderSource: String, Sendable, CaseIterable {
     /// No render: an encoded result from a result tier (memory, disk or another cache).
     case resultCache = "result-cache"
+    /// No render of its own: the answer of an identical request's render in flight (joined).
+    case shared
     /// Resized from a halved copy of a decoded original (or of a reduced decode).
     case halvedCopy = "halved-copy"
     /// A shrink-on-load reduced decode the server already held (``ShrunkOriginals``).

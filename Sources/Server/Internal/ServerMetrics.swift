@@ -105,7 +105,7 @@ final class ServerMetrics: Sendable {
         for tier in ImageServerCacheTier.allCases where tier != .none {
             text += "webimage_serve_cache_hits_total{tier=\"\(tier.rawValue)\"} \(snapshot.cacheHits[tier] ?? 0)\n"
         }
-        text += "# HELP webimage_serve_render_sources_total Image answers by where their pixels came from: result-cache (no render), halved-copy, reduced-memory and reduced-decode (shrink-on-load), full-memory, full-decode (from disk or origin bytes).\n"
+        text += "# HELP webimage_serve_render_sources_total Image answers by where their pixels came from: result-cache (no render), shared (joined an identical render in flight), halved-copy, reduced-memory and reduced-decode (shrink-on-load), full-memory, full-decode (from disk or origin bytes).\n"
         text += "# TYPE webimage_serve_render_sources_total counter\n"
         for source in RenderSource.allCases {
             text += "webimage_serve_render_sources_total{source=\"\(source.rawValue)\"} \(snapshot.renderSources[source] ?? 0)\n"

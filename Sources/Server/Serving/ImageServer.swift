@@ -390,8 +390,11 @@ public final class ImageServer: ServerRequestHandler {
         try Task.checkCancellation(or: ServingFailure(503, "request cancelled", retryAfter: 1))
         // One production per result: identical requests that arrive while it runs wait for it.
         let outcome: Result<(EncodedResult, ImageServerCacheTier), ServingFailure>
+        // Whether this request's production ran (else it joined an identical one in flight).
+        let produced = Locked(false)
         do {
             outcome = try await resultFlights.value(for: resultKey) {
+                produced.withLock { $0 = true }
                 do throws(ServingFailure) {
                     return .success(try await self.produce(thumbor, source: source, filterSources: filterSources, choice: choice, maxAge: maxAge, resultKey: resultKey))
                 } catch {
@@ -402,6 +405,7 @@ public final class ImageServer: ServerRequestHandler {
             // Only a cancelled requester gets here (the production's own failures are values).
             throw ServingFailure(503, "request cancelled", retryAfter: 1)
         }
+        if !produced.withLock({ $0 }) { metrics.renderStarted(from: .shared) }
         let (result, tier) = try outcome.get()
         resultMemory.set(result, forKey: memoryKey)
         return (imageResponse(result, for: request), tier)

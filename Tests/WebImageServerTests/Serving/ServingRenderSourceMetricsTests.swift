@@ -71,4 +71,24 @@ import WebImageTestSupport
         #expect(counts["full-memory"] == 1)
         #expect(counts["reduced-decode"] == 0)
     }
+
+    @Test func requestsThatJoinAnIdenticalRenderAreShared() async throws {
+        let gate = AsyncGate()
+        let fixture = try ServingFixture { _ in }
+        fixture.server.hooks.withLock { $0.beforeTransform = { await gate.wait() } }
+        let request = ThumborRequest(signedPart: "same", source: "photos/a.jpg")
+        let statuses = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<3 {
+                group.addTask { await fixture.get(request).status }
+            }
+            await gate.waitForArrivals(1)
+            while fixture.server.resultFlights.joinCount < 2 { await Task.yield() }
+            gate.open()
+            return await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses == [200, 200, 200])
+        let counts = try await Self.counts(fixture)
+        #expect(counts["shared"] == 2)
+        #expect(counts.filter { $0.key != "shared" }.values.reduce(0, +) == 1, "one render: \(counts)")
+    }
 }
