@@ -7,6 +7,13 @@ import WebImageCore
 /// held for the request that renders the image (``MemoryBudget/hold(_:until:)``). Encoding and
 /// everything else are the base coder's.
 ///
+/// A JPEG still decoded for a thumbnail (shrink-on-load's reduced decode, ``ShrinkOnLoadCoder``)
+/// reserves what that decode allocates, not the full size: libjpeg's output at the smallest DCT
+/// scale (n/8) that covers the thumbnail, plus the thumbnail itself when the decoder resizes that
+/// output again (JPEGCoder's rule). A 3000x2000 JPEG decoded at 1/4 for a 512-pixel answer holds
+/// 1.5 MB of the budget, not 24 MB. Other formats reserve their full size, whatever the options
+/// (their coders may decode whole and resize after).
+///
 /// Decisions: data whose headers the base coder cannot read (a plug-in coder that is no
 /// ``/WebImageCore/ImageHeaderReader``) is decoded first and its image's bytes reserved after,
 /// without waiting, so the decodes after it wait for them; data whose headers already break the
@@ -45,6 +52,30 @@ struct MemoryBudgetedCoder: SourceCoderWrapper {
         let (total, overflow) = pixels.multipliedReportingOverflow(by: frames)
         guard !overflow, total <= options.maxTotalPixelCount else { return nil }
         let (bytes, bytesOverflow) = total.multipliedReportingOverflow(by: Bitmap.bytesPerPixel)
-        return bytesOverflow ? nil : bytes
+        guard !bytesOverflow else { return nil }
+        if properties.format == .jpeg, frames == 1, options.thumbnailPixelSize != nil {
+            return min(bytes, reducedJPEGBytes(properties, options: options))
+        }
+        return bytes
+    }
+
+    /// The bytes of a JPEG's thumbnail decode: the DCT-scaled output (the smallest n/8 whose
+    /// sides, rounded up, cover the target in the stored orientation) and the target when it
+    /// differs from that output. The caller has checked the full size against the limits.
+    static func reducedJPEGBytes(_ properties: ImageProperties, options: ImageDecodeOptions) -> Int {
+        let stored = properties.pixelSize
+        let upright = properties.orientedPixelSize
+        let uprightTarget = options.targetPixelSize(for: upright)
+        let target = properties.orientation >= 5 ? PixelSize(width: uprightTarget.height, height: uprightTarget.width) : uprightTarget
+        var output = stored
+        for eighths in 1...8 {
+            let scaled = PixelSize(width: (stored.width * eighths + 7) / 8, height: (stored.height * eighths + 7) / 8)
+            if scaled.width >= target.width, scaled.height >= target.height {
+                output = scaled
+                break
+            }
+        }
+        let outputBytes = output.width * output.height * Bitmap.bytesPerPixel
+        return output == target ? outputBytes : outputBytes + target.width * target.height * Bitmap.bytesPerPixel
     }
 }

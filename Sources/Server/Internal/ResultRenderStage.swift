@@ -29,10 +29,13 @@ struct ResultRenderStage: Sendable {
     let maximumFilterWork: Int
     let progressiveJPEG: ProgressiveJPEGMode
     let smartCrop: SmartCropMode
+    /// Counts each render's starting point (``RenderSource``), when given.
+    let metrics: ServerMetrics?
 
-    init(configuration: ImageServerConfiguration, coder: any ImageCoder, resultCache: (any ImageCache)?) {
+    init(configuration: ImageServerConfiguration, coder: any ImageCoder, resultCache: (any ImageCache)?, metrics: ServerMetrics? = nil) {
         self.coder = coder
         self.resultCache = resultCache
+        self.metrics = metrics
         admission = TransformAdmission(concurrency: configuration.transformConcurrency, maximumQueued: configuration.maximumQueuedTransforms)
         // With shrink-on-load the server's reduced decodes take half of this capacity (ImageServer).
         reducedOriginals = ReducedOriginals(capacity: configuration.shrinksOnLoad ? configuration.reducedOriginalsCapacity / 2 : configuration.reducedOriginalsCapacity)
@@ -64,12 +67,14 @@ struct ResultRenderStage: Sendable {
     /// - Parameters:
     ///   - sourceSize: The source's full size when `original` is a reduced decode of it
     ///     (``ShrinkOnLoad``): the plan is made on it and mapped onto `original`'s pixels.
+    ///   - startedFrom: Where `original` came from, counted in ``metrics`` (as
+    ///     ``RenderSource/halvedCopy`` when the resize starts from a halved copy of it).
     ///   - filterImages: The loaded images of the `watermark(...)` and `frame(...)` filters, by
     ///     their URL as written (``FilterSourceLoads``).
     ///   - beforeTransform: Awaited once admitted, before the transform runs (a test hook).
     ///   - afterFilter: Called on the transform's thread after each filter (a test hook).
     func render(
-        _ original: WebImage, sourceSize: PixelSize? = nil, originalKey: String, for thumbor: ThumborRequest, choice: OutputFormatChoice,
+        _ original: WebImage, sourceSize: PixelSize? = nil, startedFrom: RenderSource = .fullDecode, originalKey: String, for thumbor: ThumborRequest, choice: OutputFormatChoice,
         filterImages: [String: WebImage] = [:], maxAge: Int?, resultKey: String, beforeTransform: (@Sendable () async -> Void)? = nil,
         afterFilter: (@Sendable (Int) -> Void)? = nil
     ) async throws(ServingFailure) -> EncodedResult {
@@ -82,6 +87,8 @@ struct ResultRenderStage: Sendable {
         let maximumWorkLimit = maximumFilterWork
         let progressiveJPEG = progressiveJPEG
         let attention = smartCrop == .attention
+        let metrics = metrics
+        let halved = Locked(false)
         // The plan needs the trimmed region (a scan of the pixels), so it is made in the job.
         let renderer: @Sendable () throws -> ThumborRenderer = {
             let trimmed = thumbor.trim.flatMap { $0.region(in: original.bitmap) }
@@ -98,7 +105,7 @@ struct ResultRenderStage: Sendable {
                 throw ServingFailure(400, "the filters ask for \(work) pixel operations on a \(plan.canvas ?? plan.size) result, over the limit of \(maximumWorkLimit)")
             }
             return ThumborRenderer(request: thumbor, plan: plan, format: format, quality: quality, keepsAnimation: format == .gif && !thumbor.meta, plannedSourceSize: planned,
-                                   progressiveJPEG: progressiveJPEG, afterFilter: afterFilter, filterImages: filterImages, maximumSide: maximumSide, trimmedRegion: trimmed)
+                                   progressiveJPEG: progressiveJPEG, afterFilter: afterFilter, onHalvedCopy: { halved.withLock { $0 = true } }, filterImages: filterImages, maximumSide: maximumSide, trimmedRegion: trimmed)
         }
         // thumbor's `autojpg()`: the format may change once the pixels are known.
         let convertsOpaquePNG = thumbor.filters.reduce(false) { current, filter in
@@ -115,6 +122,7 @@ struct ResultRenderStage: Sendable {
             outcome = try await admission.run {
                 do {
                     var renderer = try renderer()
+                    defer { metrics?.renderStarted(from: halved.withLock { $0 } ? .halvedCopy : startedFrom) }
                     if thumbor.meta {
                         // `/meta/`: the transformation runs (the result's size is in the JSON), nothing is encoded.
                         let bytes = try renderer.metadata(of: original, reduced: reduced, key: originalKey)

@@ -18,6 +18,7 @@ final class ServerMetrics: Sendable {
         var originFetches: [String: Int] = [:]
         var originBytes: [String: Int] = [:]
         var originFailures: [String: Int] = [:]
+        var renderSources: [RenderSource: Int] = [:]
         var inFlight = 0
     }
 
@@ -39,7 +40,22 @@ final class ServerMetrics: Sendable {
             state.latencySum += duration
             state.latencyCount += 1
             if tier != .none { state.cacheHits[tier, default: 0] += 1 }
+            switch tier {
+            case .resultMemory, .resultCacheMemory, .resultDisk, .resultOther: state.renderSources[.resultCache, default: 0] += 1
+            case .none, .originalMemory, .originalDisk: break
+            }
         }
+    }
+
+    /// A render has started from `source` (an answer from a result tier is counted by
+    /// ``requestFinished(status:duration:tier:)``).
+    func renderStarted(from source: RenderSource) {
+        state.withLock { $0.renderSources[source, default: 0] += 1 }
+    }
+
+    /// The answers counted for `source` so far (for tests).
+    func renderCount(from source: RenderSource) -> Int {
+        state.withLock { $0.renderSources[source] ?? 0 }
     }
 
     /// A result was not found in any result tier.
@@ -88,6 +104,11 @@ final class ServerMetrics: Sendable {
         text += "# TYPE webimage_serve_cache_hits_total counter\n"
         for tier in ImageServerCacheTier.allCases where tier != .none {
             text += "webimage_serve_cache_hits_total{tier=\"\(tier.rawValue)\"} \(snapshot.cacheHits[tier] ?? 0)\n"
+        }
+        text += "# HELP webimage_serve_render_sources_total Image answers by where their pixels came from: result-cache (no render), shared (joined an identical render in flight), halved-copy, reduced-memory and reduced-decode (shrink-on-load), full-memory, full-decode (from disk or origin bytes).\n"
+        text += "# TYPE webimage_serve_render_sources_total counter\n"
+        for source in RenderSource.allCases {
+            text += "webimage_serve_render_sources_total{source=\"\(source.rawValue)\"} \(snapshot.renderSources[source] ?? 0)\n"
         }
         Self.appendSample("webimage_serve_result_misses_total", type: "counter", help: "Image requests that no result tier could answer.", value: snapshot.resultMisses, to: &text)
         Self.appendCounter("webimage_serve_origin_fetches_total", help: "Sources fetched (one per coalesced load), by kind.", bySource: snapshot.originFetches, to: &text)

@@ -57,6 +57,8 @@ struct ThumborRenderer: Sendable {
     var progressiveJPEG = ProgressiveJPEGMode.automatic
     /// Called on the job's thread after each filter with the number applied so far (a test hook).
     var afterFilter: (@Sendable (Int) -> Void)? = nil
+    /// Called on the job's thread when the resize starts from a halved copy (``ReducedOriginals``).
+    var onHalvedCopy: (@Sendable () -> Void)? = nil
     /// The images of the `watermark(...)` and `frame(...)` filters, by their URL as written
     /// (loaded by ``FilterSourceLoads``).
     var filterImages: [String: WebImage] = [:]
@@ -82,6 +84,7 @@ struct ThumborRenderer: Sendable {
         if !image.isAnimated, let reduced,
            let copy = reduced.reduced(image.bitmap, key: key, region: crop ?? PixelRect(x: 0, y: 0, size: image.pixelSize), target: size) {
             // Resample from a halved copy at least as large as the target (see ReducedOriginals).
+            onHalvedCopy?()
             let profile = image.colorProfile
             image = WebImage(bitmap: copy.bitmap, scale: image.scale, format: image.format, metadata: image.metadata)
             image.colorProfile = profile

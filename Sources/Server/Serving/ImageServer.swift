@@ -13,7 +13,8 @@ public import SwiftWebImage
 ///   `webimage_serve_cache_hits_total{tier}` (``ImageServerCacheTier``: the server's memory
 ///   tier, the result cache's memory or disk tier (a Redis or SQLite cache reports itself as
 ///   disk), or another tier, and the original's tier for fresh results),
-///   `webimage_serve_result_misses_total`, `webimage_serve_origin_fetches_total{source}`,
+///   `webimage_serve_result_misses_total`, `webimage_serve_render_sources_total{source}`
+///   (``RenderSource``: where an answer's pixels came from), `webimage_serve_origin_fetches_total{source}`,
 ///   `webimage_serve_origin_bytes_total{source}`, `webimage_serve_origin_failures_total{source}`
 ///   (`source`: `http`, `file`, or a registered scheme; one fetch per coalesced load),
 ///   `webimage_serve_requests_in_flight`, `webimage_serve_transforms_in_flight`,
@@ -188,7 +189,7 @@ public final class ImageServer: ServerRequestHandler {
         self.sources = sources
         self.injectsLoaders = injectsLoaders
         resultMemory = ResultMemoryTier(capacity: configuration.resultMemoryCapacity)
-        renderStage = ResultRenderStage(configuration: configuration, coder: coder, resultCache: resultCache)
+        renderStage = ResultRenderStage(configuration: configuration, coder: coder, resultCache: resultCache, metrics: metrics)
         sourceDecoder = configuration.memoryBudget?.budgeting(coder) ?? coder
         // Half of the reduced copies' capacity (the render stage keeps the other half for its
         // halved copies), so that the caches stay within --memory-cache-mb.
@@ -389,8 +390,11 @@ public final class ImageServer: ServerRequestHandler {
         try Task.checkCancellation(or: ServingFailure(503, "request cancelled", retryAfter: 1))
         // One production per result: identical requests that arrive while it runs wait for it.
         let outcome: Result<(EncodedResult, ImageServerCacheTier), ServingFailure>
+        // Whether this request's production ran (else it joined an identical one in flight).
+        let produced = Locked(false)
         do {
             outcome = try await resultFlights.value(for: resultKey) {
+                produced.withLock { $0 = true }
                 do throws(ServingFailure) {
                     return .success(try await self.produce(thumbor, source: source, filterSources: filterSources, choice: choice, maxAge: maxAge, resultKey: resultKey))
                 } catch {
@@ -401,6 +405,7 @@ public final class ImageServer: ServerRequestHandler {
             // Only a cancelled requester gets here (the production's own failures are values).
             throw ServingFailure(503, "request cancelled", retryAfter: 1)
         }
+        if !produced.withLock({ $0 }) { metrics.renderStarted(from: .shared) }
         let (result, tier) = try outcome.get()
         resultMemory.set(result, forKey: memoryKey)
         return (imageResponse(result, for: request), tier)
@@ -476,16 +481,20 @@ public final class ImageServer: ServerRequestHandler {
             }
         }
         var sourceSize: PixelSize?
+        // Where the render starts (webimage_serve_render_sources_total).
+        var startedFrom: RenderSource = loaded.cacheType == .memory ? .fullMemory : .fullDecode
         if let shrunkKey {
             if let shrunkHit {
                 sourceSize = shrunkHit.sourceSize
+                startedFrom = shrunkHit.image.pixelSize == shrunkHit.sourceSize ? .fullMemory : .reducedMemory
             } else if let decoded = shrink?.sourceSize ?? shrunkOriginals.value(forKey: shrunkKey)?.sourceSize {
                 sourceSize = decoded
                 shrunkOriginals.store(ShrunkOriginal(image: original, sourceSize: decoded), forKey: shrunkKey)
+                if decoded != original.pixelSize { startedFrom = .reducedDecode }
             }
         }
         let result = try await renderStage.render(
-            original, sourceSize: sourceSize, originalKey: loaded.cacheKey, for: thumbor, choice: choice, filterImages: filterImages, maxAge: maxAge, resultKey: resultKey,
+            original, sourceSize: sourceSize, startedFrom: startedFrom, originalKey: loaded.cacheKey, for: thumbor, choice: choice, filterImages: filterImages, maxAge: maxAge, resultKey: resultKey,
             beforeTransform: hooks.withLock { $0.beforeTransform }, afterFilter: hooks.withLock { $0.afterFilter }
         )
         let tier: ImageServerCacheTier = switch loaded.cacheType {

@@ -124,6 +124,41 @@ import WebImageLoopbackServer
         #expect(MemoryBudgetedCoder.decodedBytes(properties, options: ImageDecodeOptions()) == nil)
     }
 
+    /// Shrink-on-load's reduced JPEG decodes reserve what they allocate, not the full size.
+    @Test func aReducedJPEGDecodeReservesItsReducedSize() throws {
+        var properties = ImageProperties(format: .jpeg, pixelSize: PixelSize(width: 3000, height: 2000), hasAlpha: false)
+        var options = ImageDecodeOptions()
+        #expect(MemoryBudgetedCoder.decodedBytes(properties, options: options) == 3000 * 2000 * 4)
+        // The DCT scale 2/8 is exactly the thumbnail: one bitmap of 750x500.
+        options.thumbnailPixelSize = PixelSize(width: 750, height: 500)
+        options.preserveAspectRatio = false
+        #expect(MemoryBudgetedCoder.decodedBytes(properties, options: options) == 750 * 500 * 4)
+        // 700x467 is covered by 2/8 (750x500), then resized: both bitmaps.
+        options.thumbnailPixelSize = PixelSize(width: 700, height: 467)
+        #expect(MemoryBudgetedCoder.decodedBytes(properties, options: options) == 750 * 500 * 4 + 700 * 467 * 4)
+        // Rotated (EXIF 6): the upright 500x750 thumbnail is 750x500 stored.
+        properties.orientation = 6
+        options.thumbnailPixelSize = PixelSize(width: 500, height: 750)
+        #expect(MemoryBudgetedCoder.decodedBytes(properties, options: options) == 750 * 500 * 4)
+        // Other formats reserve their full size whatever the options.
+        let png = ImageProperties(format: .png, pixelSize: PixelSize(width: 3000, height: 2000), hasAlpha: false)
+        #expect(MemoryBudgetedCoder.decodedBytes(png, options: options) == 3000 * 2000 * 4)
+    }
+
+    @Test func aShrinkOnLoadDecodeHoldsItsReducedBytes() throws {
+        // A 1600x1200 JPEG decoded at 1/8 (200x150) under a budget too small for the full size.
+        let data = try JPEGCoder().encode(WebImage(bitmap: TestImages.gradient(width: 1600, height: 1200)), as: .jpeg, options: ImageEncodeOptions(compressionQuality: 0.8))
+        let budget = MemoryBudget(limit: 1600 * 1200 * 4 - 1, fixedBytes: 0)
+        var options = ImageDecodeOptions()
+        options.thumbnailPixelSize = PixelSize(width: 200, height: 150)
+        options.preserveAspectRatio = false
+        let image = try budget.budgeting(ServingFixture.coders).decode(data, options: options)
+        #expect(image.pixelSize == PixelSize(width: 200, height: 150))
+        #expect(budget.usage.reservedBytes == 200 * 150 * 4)
+        budget.releaseDecode(of: image)
+        #expect(budget.usage.reservedBytes == 0)
+    }
+
     @Test func theBudgetedCoderReservesBeforeItDecodes() throws {
         let budget = MemoryBudget(limit: 64 * 48 * 4, fixedBytes: 0)
         let coder = budget.budgeting(ServingFixture.coders)
