@@ -40,16 +40,4 @@ enum CoveringCopy {
         candidates.filter { !$0.isEmpty && covers($0, target, margin: margin) }
             .min { ($0.pixelCount ?? .max) < ($1.pixelCount ?? .max) }
     }
-
-    /// `size` scaled (aspect ratio kept, sides rounded up) to the least size that covers
-    /// `target` with `margin`, for decoders that scale to any size; `nil` when that is not
-    /// smaller than `size` on both sides.
-    static func scaled(_ size: PixelSize, covering target: PixelSize, margin: Int) -> PixelSize? {
-        guard !target.isEmpty, !size.isEmpty else { return nil }
-        let scale = max(Double(margin * target.width) / Double(size.width), Double(margin * target.height) / Double(size.height))
-        let width = Int((Double(size.width) * scale).rounded(.up))
-        let height = Int((Double(size.height) * scale).rounded(.up))
-        guard width < size.width, height < size.height else { return nil }
-        return PixelSize(width: max(1, width), height: max(1, height))
-    }
 }

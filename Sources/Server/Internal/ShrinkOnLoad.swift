@@ -6,7 +6,8 @@ import WebImageTransformers
 /// the source at a reduced size that still covers the result instead of at full size, as
 /// thumbor's PIL engine (Pillow's `draft`, JPEG only) and libvips' `thumbnail` do: a JPEG at
 /// the largest of the DCT reductions 1/2, 1/4 and 1/8 that still covers it; a WebP by
-/// libwebp's scaled decode and a HEIF from a stored thumbnail, each at least twice the result
+/// libwebp's scaled decode (1/2, 1/4, ...) and a HEIF from a stored thumbnail, each at least
+/// twice the result
 /// (``decodeSize(for:minimum:)``, ``CoveringCopy``). The plan is always computed on the
 /// source's full size (so sizes and focal points are exactly thumbor's), then mapped onto the
 /// reduced pixels.
@@ -24,9 +25,12 @@ import WebImageTransformers
 ///   40 dB PSNR against the whole decode's answer on photos);
 /// - only when the reduction is at least 2x on both sides.
 ///
-/// The reduced image is kept in the originals' memory cache under a key that says what it covers
-/// (``variantKey(for:)``, `ShrinkOnLoad(fit-in 512x512 crop -)`), never under the original's key; the
-/// original's bytes are stored on disk as for any load, so a later request that needs more
+/// The reduced image is kept by the server (``ShrunkOriginals``) under the original's key and the
+/// size it was decoded at, never under the original's key alone, so that every later request
+/// that needs that copy (any `fit-in` box the same scale covers) starts from it; the
+/// manager's load carries a marker of what the request covers (``variantKey(for:)``,
+/// `ShrinkOnLoad(fit-in 512x512 crop -)`), so that only identical requests share one decode.
+/// The original's bytes are stored on disk as for any load, so a later request that needs more
 /// pixels decodes them again at the size it needs, without a download.
 enum ShrinkOnLoad {
     /// Whether `request` for a source at `url` may start from a reduced decode: it asks for a
@@ -61,16 +65,28 @@ enum ShrinkOnLoad {
         return PixelSize(width: max(1, min(source.width, width)), height: max(1, min(source.height, height)))
     }
 
+    /// The size a source whose headers are `properties` is decoded at for a request planned by
+    /// `plan` (on the source's upright size), upright, or `nil` to decode it whole: a still's
+    /// ``decodeSize(for:minimum:)`` of the plan's ``minimumSize(source:plan:)``. One answer for
+    /// the decode (``ShrinkOnLoadCoder``) and for finding a held copy (``ShrunkOriginals``).
+    static func reducedSize(for properties: ImageProperties, plan: (PixelSize) -> ThumborPlan) -> PixelSize? {
+        guard properties.frameCount == 1 else { return nil }
+        let upright = properties.orientedPixelSize
+        guard let minimum = minimumSize(source: upright, plan: plan(upright)) else { return nil }
+        return decodeSize(for: properties, minimum: minimum)
+    }
+
     /// The size to ask the coder for, upright, or `nil` to decode the source whole: the
     /// smallest copy the coder makes cheaply that still covers `minimum` (``CoveringCopy``):
     /// - JPEG: the output at the largest of the DCT reductions 1/2, 1/4 and 1/8 that covers
     ///   `minimum` (`r * minimum <= size` on both sides, Pillow's `draft` rule, which thumbor's
     ///   PIL engine applies; libjpeg rounds the scaled sides up), so that the decoder's own
     ///   resample is a no-op;
-    /// - WebP (libwebp's scaled decode, any size) and HEIF (a stored thumbnail,
-    ///   ``/WebImageCore/ImageProperties/embeddedThumbnailSizes``), which thumbor decodes whole:
-    ///   a copy at least twice `minimum` (``CoveringCopy/lastStepResample``), so that the
-    ///   Lanczos-3 resize still does the last 2x as it does from the whole image;
+    /// - WebP (libwebp's scaled decode, at the largest power-of-two reduction, 1/2, 1/4, ...)
+    ///   and HEIF (a stored thumbnail, ``/WebImageCore/ImageProperties/embeddedThumbnailSizes``),
+    ///   which thumbor decodes whole: a copy at least twice `minimum`
+    ///   (``CoveringCopy/lastStepResample``), so that the Lanczos-3 resize still does the last
+    ///   2x as it does from the whole image;
     /// - `nil` for other formats, and when no such copy is smaller than the source.
     static func decodeSize(for properties: ImageProperties, minimum: PixelSize) -> PixelSize? {
         let stored = properties.pixelSize
@@ -79,12 +95,10 @@ enum ShrinkOnLoad {
         let output: PixelSize?
         switch properties.format {
         case .jpeg:
-            output = CoveringCopy.halvings(of: stored, covering: needed, margin: CoveringCopy.draft, maximum: 3).map { shift in
-                let reduction = 1 << shift
-                return PixelSize(width: (stored.width + reduction - 1) / reduction, height: (stored.height + reduction - 1) / reduction)
-            }
+            output = CoveringCopy.halvings(of: stored, covering: needed, margin: CoveringCopy.draft, maximum: 3).map { reduced(stored, by: 1 << $0) }
         case .webp:
-            output = CoveringCopy.scaled(stored, covering: needed, margin: CoveringCopy.lastStepResample)
+            // libwebp scales to any size; a power-of-two scale is one copy many requests share.
+            output = CoveringCopy.halvings(of: stored, covering: needed, margin: CoveringCopy.lastStepResample, maximum: 16).map { reduced(stored, by: 1 << $0) }
         case .heic, .heif:
             output = CoveringCopy.smallest(of: properties.embeddedThumbnailSizes, covering: needed, margin: CoveringCopy.lastStepResample)
         default:
@@ -92,6 +106,11 @@ enum ShrinkOnLoad {
         }
         guard let output else { return nil }
         return swaps ? PixelSize(width: output.height, height: output.width) : output
+    }
+
+    /// `size` divided by `reduction`, sides rounded up (as libjpeg's scaled output).
+    private static func reduced(_ size: PixelSize, by reduction: Int) -> PixelSize {
+        PixelSize(width: (size.width + reduction - 1) / reduction, height: (size.height + reduction - 1) / reduction)
     }
 
     /// The originals' cache key part of a reduced decode for `request`: what it covers, from the

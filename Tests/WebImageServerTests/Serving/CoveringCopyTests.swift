@@ -23,14 +23,6 @@ import WebImageCore
         #expect(CoveringCopy.smallest(of: candidates, covering: PixelSize(width: 400, height: 300), margin: 2) == nil)
     }
 
-    @Test func aScaledCopyIsTheLeastSizeOfTheAspectRatioThatCovers() {
-        let photo = PixelSize(width: 1600, height: 1200)
-        #expect(CoveringCopy.scaled(photo, covering: PixelSize(width: 200, height: 150), margin: 2) == PixelSize(width: 400, height: 300))
-        #expect(CoveringCopy.scaled(photo, covering: PixelSize(width: 200, height: 100), margin: 2) == PixelSize(width: 400, height: 300))
-        // Twice the target is not smaller than the source: no copy.
-        #expect(CoveringCopy.scaled(photo, covering: PixelSize(width: 800, height: 600), margin: 2) == nil)
-    }
-
     @Test func shrinkOnLoadAsksEachFormatForItsCheapCopy() {
         let minimum = PixelSize(width: 200, height: 150)
         let jpeg = ImageProperties(format: .jpeg, pixelSize: PixelSize(width: 1600, height: 1200), hasAlpha: false)
@@ -40,6 +32,10 @@ import WebImageCore
         #expect(ShrinkOnLoad.decodeSize(for: sideways, minimum: minimum) == PixelSize(width: 200, height: 150))
         let webp = ImageProperties(format: .webp, pixelSize: PixelSize(width: 1600, height: 1200), hasAlpha: false)
         #expect(ShrinkOnLoad.decodeSize(for: webp, minimum: minimum) == PixelSize(width: 400, height: 300))
+        // Power-of-two scales only (one copy serves many requests): twice 210x158 is over 1/4's 400x300.
+        #expect(ShrinkOnLoad.decodeSize(for: webp, minimum: PixelSize(width: 210, height: 158)) == PixelSize(width: 800, height: 600))
+        let oddWebP = ImageProperties(format: .webp, pixelSize: PixelSize(width: 1601, height: 1201), hasAlpha: false)
+        #expect(ShrinkOnLoad.decodeSize(for: oddWebP, minimum: minimum) == PixelSize(width: 401, height: 301))
         var heif = ImageProperties(format: .heic, pixelSize: PixelSize(width: 1600, height: 1200), hasAlpha: false)
         #expect(ShrinkOnLoad.decodeSize(for: heif, minimum: minimum) == nil, "no stored thumbnail: whole")
         heif.embeddedThumbnailSizes = [PixelSize(width: 320, height: 240), PixelSize(width: 800, height: 600)]

@@ -167,15 +167,30 @@ import HEIFCoder
         #expect(reduced.loaded == PixelSize(width: 200, height: 150))
         #expect(reduced.cacheType == .disk)
     }
-    /// A WebP (which thumbor decodes whole) is decoded by libwebp's scaled decode at twice the
-    /// result (the smallest copy that covers it 2x), so Lanczos still does the last 2x; a result
-    /// less than 2x smaller than that copy's source decodes whole.
-    @Test func aWebPIsDecodedScaledToTwiceTheResult() async throws {
+    /// A WebP (which thumbor decodes whole) is decoded by libwebp's scaled decode at the largest
+    /// power-of-two reduction that covers twice the result, so Lanczos still does the last 2x;
+    /// a result that no reduction covers twice decodes whole.
+    @Test func aWebPIsDecodedScaledToCoverTwiceTheResult() async throws {
         let server = try Server()
         #expect(try await server.get("fit-in/200x150/big.webp").loaded == PixelSize(width: 400, height: 300))
-        #expect(try await server.get("fit-in/700x525/big.webp").loaded == PixelSize(width: 1400, height: 1050))
-        // 0x100 plans 133x100; the least cover of that is 134x100 (sides rounded up), twice it 268x201.
-        #expect(try await server.get("fit-in/0x100/big.webp").loaded == PixelSize(width: 268, height: 201))
+        #expect(try await server.get("fit-in/390x290/big.webp").loaded == PixelSize(width: 800, height: 600))
+        #expect(try await server.get("fit-in/700x525/big.webp").loaded == PixelSize(width: 1600, height: 1200))
+    }
+
+    /// The reduced copy is kept by its scale: another request it covers (another box, another
+    /// size) starts from it in memory; one that needs a larger copy does not.
+    @Test(arguments: ["jpg", "webp"])
+    func aReducedCopyServesEveryRequestItsScaleCovers(_ format: String) async throws {
+        let server = try Server()
+        let first = try await server.get("fit-in/200x150/big.\(format)")
+        #expect(first.cacheType != .memory)
+        let other = try await server.get("fit-in/190x140/big.\(format)")
+        #expect(other.cacheType == .memory, "fit-in/190x140 takes the copy fit-in/200x150 made")
+        #expect(other.loaded == first.loaded)
+        #expect(other.image.pixelSize == PixelSize(width: 187, height: 140))
+        let larger = try await server.get("fit-in/390x290/big.\(format)")
+        #expect(larger.cacheType != .memory)
+        #expect(larger.loaded.width > first.loaded.width)
     }
 
     /// The reduced WebP and HEIF paths give the full decode's answer within 40 dB PSNR on a photo.
