@@ -138,8 +138,9 @@ let package = Package(
         // Depends on the probe so that it is built with the tests (the proxy tests run it as a child).
         .testTarget(name: "WebImageLoadersTests", dependencies: ["WebImageLoaders", "WebImageTestSupport", "webimage-download-probe", "CZlib"], swiftSettings: strictSettings),
         .testTarget(name: "WebImageTransformersTests", dependencies: ["WebImageTransformers", "WebImageTestSupport"], swiftSettings: strictSettings),
-        // WebPCoder and AVIFCoder: the serving tests negotiate and encode those formats.
-        .testTarget(name: "WebImageServerTests", dependencies: ["WebImageServer", "WebImageTestSupport", "WebPCoder", "AVIFCoder"], swiftSettings: strictSettings),
+        // WebPCoder and AVIFCoder: the serving tests negotiate and encode those formats;
+        // HEIFCoder: shrink-on-load reads HEIF sources' stored thumbnails.
+        .testTarget(name: "WebImageServerTests", dependencies: ["WebImageServer", "WebImageTestSupport", "WebPCoder", "AVIFCoder", "HEIFCoder"], swiftSettings: strictSettings),
         .testTarget(name: "WebImageServeTests", dependencies: ["WebImageServe", "WebImageTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "WebImageHTTPServerTests", dependencies: ["WebImageHTTPServer", "WebImageTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "SwiftWebImageTests", dependencies: ["SwiftWebImage", "WebImageTestSupport"], swiftSettings: strictSettings),

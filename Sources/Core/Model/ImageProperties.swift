@@ -31,6 +31,11 @@ public struct ImageProperties: Hashable, Sendable {
     /// (`"Display P3 (cICP)"`), `"untagged"`; `nil` when the reader does not say. A decode
     /// converts a profile that is not sRGB to sRGB (``ImageMetadata/colorConverted``).
     public var colorSpace: String?
+    /// The sizes of the reduced copies the file stores (a HEIF's thumbnail items), upright,
+    /// each of the image's aspect ratio: a decode asked for one of them (a
+    /// ``ImageDecodeOptions/thumbnailPixelSize`` of exactly that size) reads the copy instead of
+    /// the full image. Empty when the file stores none or the reader does not look.
+    public var embeddedThumbnailSizes: [PixelSize] = []
 
     /// The properties of an image; `frameDurations` defaults to one 0 per frame.
     public init(format: ImageFormat, pixelSize: PixelSize, orientation: Int = 1, frameCount: Int = 1, loopCount: Int? = nil, frameDurations: [Double]? = nil, hasAlpha: Bool) {

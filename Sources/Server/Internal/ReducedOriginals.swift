@@ -3,7 +3,8 @@ import WebImageCore
 import WebImageTransformers
 
 /// Halved copies of decoded originals (a pyramid: 1/2, 1/4, 1/8, ...), kept so that a resize
-/// starts from the smallest copy still at least as large as its target instead of the full
+/// starts from the smallest copy that still covers its target 3x (``CoveringCopy``, the rule
+/// shrink-on-load's reduced decodes use too, with their own margins) instead of the full
 /// original: a 3000x2000 photo resized to 512 pixels is resampled from its 750x500 copy, a
 /// reduction of less than 2x, instead of from six million pixels with a kernel six times as
 /// wide. Each copy is a 2x2 box average of the one above it (made once per original, lazily,
@@ -16,7 +17,6 @@ import WebImageTransformers
 /// Thread-safety: every method may be called from any thread; copies are made with no lock held.
 final class ReducedOriginals: Sendable {
     let capacity: Int
-    static let gap = 3
     /// Each original's levels, half size first, by key; the cost is their bytes.
     private let state = Locked(LRUStorage<[Bitmap]>())
 
@@ -29,10 +29,11 @@ final class ReducedOriginals: Sendable {
     /// directions; `nil` to use the original as it is.
     func reduced(_ original: Bitmap, key: String, region: PixelRect, target: PixelSize) -> (bitmap: Bitmap, region: PixelRect)? {
         guard capacity > 0, !original.hasAlpha, !target.isEmpty else { return nil }
+        // The smallest halved copy whose region still covers the target 3x (CoveringCopy), but
+        // no deeper than the first copy that would move the region by more than maximumShift.
+        guard let deepest = CoveringCopy.halvings(of: region.size, covering: target, margin: CoveringCopy.pyramidGap, maximum: 16) else { return nil }
         var level = 0
-        while region.width >> (level + 1) >= Self.gap * target.width, region.height >> (level + 1) >= Self.gap * target.height,
-              original.width >> (level + 1) >= 1, original.height >> (level + 1) >= 1, level < 16,
-              Self.shift(of: region, in: original.size, level: level + 1, target: target) <= Self.maximumShift {
+        while level < deepest, Self.shift(of: region, in: original.size, level: level + 1, target: target) <= Self.maximumShift {
             level += 1
         }
         guard level > 0 else { return nil }

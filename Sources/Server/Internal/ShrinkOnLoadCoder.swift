@@ -8,12 +8,13 @@ import WebImageCore
 ///
 /// A class, so that the manager's and the downloader's decode sharing (which compares the
 /// context's values) never hands one request's reduced decode to another request's decode:
-/// each instance is its own identity. It records the source's full upright size
-/// (``sourceSize``) for the render, which plans on it.
+/// each instance is its own identity. It records the source's headers
+/// (``sourceProperties``) for the render, which plans on its full upright size, and for
+/// ``ShrunkOriginals``.
 final class ShrinkOnLoadCoder: SourceCoderWrapper, @unchecked Sendable {
     let base: any ImageCoder
     let plan: @Sendable (PixelSize) -> ThumborPlan
-    private let decoded = Locked<PixelSize?>(nil)
+    private let decoded = Locked<ImageProperties?>(nil)
 
     /// `@unchecked Sendable`: `base` and `plan` are Sendable lets; `decoded` is locked.
     init(base: any ImageCoder, plan: @escaping @Sendable (PixelSize) -> ThumborPlan) {
@@ -21,18 +22,16 @@ final class ShrinkOnLoadCoder: SourceCoderWrapper, @unchecked Sendable {
         self.plan = plan
     }
 
-    /// The full upright size of the last source this coder decoded, `nil` before any decode.
-    var sourceSize: PixelSize? { decoded.withLock { $0 } }
+    /// The headers of the last source this coder decoded, `nil` before any decode.
+    var sourceProperties: ImageProperties? { decoded.withLock { $0 } }
 
     func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
         var options = options
         if options.thumbnailPixelSize == nil, options.scaleDownLimitBytes == nil,
            let properties = try? headerReader(for: data)?.readProperties(of: data) {
-            let upright = properties.orientedPixelSize
-            decoded.withLock { $0 = upright }
-            if properties.frameCount == 1, properties.decodeLimitError(options: options) == nil,
-               let minimum = ShrinkOnLoad.minimumSize(source: upright, plan: plan(upright)),
-               let size = ShrinkOnLoad.decodeSize(for: properties, minimum: minimum) {
+            decoded.withLock { $0 = properties }
+            if properties.decodeLimitError(options: options) == nil,
+               let size = ShrinkOnLoad.reducedSize(for: properties, plan: plan) {
                 options.thumbnailPixelSize = size
                 options.preserveAspectRatio = false
             }

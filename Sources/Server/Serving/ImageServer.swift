@@ -429,24 +429,23 @@ public final class ImageServer: ServerRequestHandler {
         // (ShrunkOriginals). Filter images load whole.
         let shrink = configuration.shrinksOnLoad && ShrinkOnLoad.isEligible(thumbor, url: source.url, smart: configuration.smartCrop)
             ? ShrinkOnLoadCoder(base: sourceDecoder, plan: { thumbor.plan(sourceSize: $0) }) : nil
-        var shrunkKey: String?
+        var shrunkOriginalKey: String?
         if let shrink {
-            let variant = ShrinkOnLoad.variantKey(for: thumbor)
             context.imageCoder = shrink
-            context.imageTransformer = ShrinkOnLoadMarker(transformerKey: variant)
+            context.imageTransformer = ShrinkOnLoadMarker(transformerKey: ShrinkOnLoad.variantKey(for: thumbor))
             context.queryCacheType = ImageCacheType.none
             context.storeCacheType = ImageCacheType.none
             context.originalQueryCacheType = .disk
             // The source's bytes are stored on disk (and a Redis hit copied to the local disk).
             context.originalStoreCacheType = .disk
-            shrunkKey = (manager.originalCacheKey(for: source.url, context: context) ?? source.url.absoluteString) + "|" + variant
+            shrunkOriginalKey = manager.originalCacheKey(for: source.url, context: context) ?? source.url.absoluteString
         }
-        let shrunkHit = shrunkKey.flatMap { shrunkOriginals.value(forKey: $0) }
+        // A held copy at the scale this request needs (ShrunkOriginals: by the source's headers).
+        let shrunkHit = shrunkOriginalKey.flatMap { key in shrunkOriginals.value(originalKey: key, plan: { thumbor.plan(sourceSize: $0) }) }
         let sourceContext = context
-        let hitKey = shrunkKey ?? ""
         let outcome = await filterSources.load(alongside: source, source: { [self] resolved in
             if let shrunkHit {
-                return ImageLoadResult(image: shrunkHit.image, data: nil, cacheType: .memory, url: resolved.url, cacheKey: hitKey)
+                return ImageLoadResult(image: shrunkHit.entry.image, data: nil, cacheType: .memory, url: resolved.url, cacheKey: shrunkHit.key)
             }
             return try await manager.loadImage(with: resolved.url, options: [.retryFailed], context: sourceContext)
         }, with: { [self] resolved in
@@ -483,14 +482,15 @@ public final class ImageServer: ServerRequestHandler {
         var sourceSize: PixelSize?
         // Where the render starts (webimage_serve_render_sources_total).
         var startedFrom: RenderSource = loaded.cacheType == .memory ? .fullMemory : .fullDecode
-        if let shrunkKey {
+        if let shrunkOriginalKey {
             if let shrunkHit {
-                sourceSize = shrunkHit.sourceSize
-                startedFrom = shrunkHit.image.pixelSize == shrunkHit.sourceSize ? .fullMemory : .reducedMemory
-            } else if let decoded = shrink?.sourceSize ?? shrunkOriginals.value(forKey: shrunkKey)?.sourceSize {
-                sourceSize = decoded
-                shrunkOriginals.store(ShrunkOriginal(image: original, sourceSize: decoded), forKey: shrunkKey)
-                if decoded != original.pixelSize { startedFrom = .reducedDecode }
+                sourceSize = shrunkHit.entry.sourceSize
+                startedFrom = shrunkHit.entry.image.pixelSize == shrunkHit.entry.sourceSize ? .fullMemory : .reducedMemory
+            } else if let properties = shrink?.sourceProperties ?? shrunkOriginals.properties(originalKey: shrunkOriginalKey) {
+                // (A load shared with an identical request ran that request's coder.)
+                sourceSize = properties.orientedPixelSize
+                shrunkOriginals.store(original, properties: properties, originalKey: shrunkOriginalKey)
+                if properties.orientedPixelSize != original.pixelSize { startedFrom = .reducedDecode }
             }
         }
         let result = try await renderStage.render(

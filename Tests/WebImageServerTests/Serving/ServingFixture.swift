@@ -4,6 +4,7 @@ import WebImageTestSupport
 import WebImageLoopbackServer
 import WebPCoder
 import AVIFCoder
+import HEIFCoder
 @testable import WebImageServer
 
 /// What the serving tests share: a file root with generated images, a loopback origin that
@@ -15,11 +16,13 @@ final class ServingFixture: Sendable {
     let server: ImageServer
     let log = Locked<[ImageServerAccessLogEntry]>([])
 
-    /// A coders manager with the built-in coders plus WebP and AVIF (not the shared one: tests
-    /// in the same process must not see each other's registrations).
+    /// A coders manager with the built-in coders plus WebP, HEIF (not AVIF: AVIFCoder reads that)
+    /// and AVIF (not the shared one: tests in the same process must not see each other's
+    /// registrations).
     static let coders: CodersManager = {
         let coders = CodersManager(BuiltInCoders.all)
         coders.add(WebPCoder())
+        coders.add(HEIFCoder(decodesAVIF: false))
         coders.add(AVIFCoder(speed: 10))
         return coders
     }()

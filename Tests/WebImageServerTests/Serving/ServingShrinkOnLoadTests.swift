@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import SwiftWebImage
 import WebImageTestSupport
+import WebPCoder
+import HEIFCoder
 @testable import WebImageServer
 
 /// Shrink-on-load (issue 36): a JPEG source whose result is at least 2x smaller, with no crop, is
@@ -12,6 +14,14 @@ import WebImageTestSupport
     /// A 1600x1200 (and a 1601x1201) photo-like JPEG, made once.
     static let photo = try! JPEGCoder().encode(WebImage(bitmap: Pixels.smooth(width: 1600, height: 1200)), as: .jpeg, options: ImageEncodeOptions(compressionQuality: 0.9))
     static let png = try! PNGCoder().encode(WebImage(bitmap: Pixels.smooth(width: 1600, height: 1200)), as: .png)
+    /// The photo as a lossy WebP, and as a HEIC that stores a 400x300 thumbnail.
+    static let webp = try! WebPCoder().encode(WebImage(bitmap: Pixels.smooth(width: 1600, height: 1200)), as: .webp, options: ImageEncodeOptions(compressionQuality: 0.9))
+    static let heic: Data? = {
+        guard HEIFCoder().canEncode(to: .heic) else { return nil }
+        var options = ImageEncodeOptions(compressionQuality: 0.9)
+        options.embedThumbnail = true
+        return try! HEIFCoder(embeddedThumbnailSide: 400).encode(WebImage(bitmap: Pixels.smooth(width: 1600, height: 1200)), as: .heic, options: options)
+    }()
     static let oddPhoto = try! JPEGCoder().encode(WebImage(bitmap: Pixels.smooth(width: 1601, height: 1201)), as: .jpeg, options: ImageEncodeOptions(compressionQuality: 0.9))
 
     /// A fixture with the photos under its root, recording the size of every loaded source.
@@ -27,6 +37,8 @@ import WebImageTestSupport
             try ServingShrinkOnLoadTests.photo.writeWithoutSync(to: fixture.root.appendingPathComponent("big.jpg"))
             try ServingShrinkOnLoadTests.oddPhoto.writeWithoutSync(to: fixture.root.appendingPathComponent("odd.jpg"))
             try ServingShrinkOnLoadTests.png.writeWithoutSync(to: fixture.root.appendingPathComponent("big.png"))
+            try ServingShrinkOnLoadTests.webp.writeWithoutSync(to: fixture.root.appendingPathComponent("big.webp"))
+            try ServingShrinkOnLoadTests.heic?.writeWithoutSync(to: fixture.root.appendingPathComponent("big.heic"))
             let loads = loads
             fixture.server.hooks.withLock { $0.afterLoad = { result in
                 if let image = result.image { loads.withLock { $0.append((image.pixelSize, result.cacheType)) } }
@@ -91,7 +103,7 @@ import WebImageTestSupport
     /// As thumbor: a crop (manual, or to another aspect ratio) is made on the whole image
     /// (Pillow's crop loads it before `draft` could reduce it), and so are `trim`, `smart`, a
     /// reduction under 2x, and a source that is no JPEG.
-    @Test(arguments: ["trim/200x150/big.jpg", "1200x900/big.jpg", "300x300/big.jpg", "100x100:900x700/200x150/big.jpg", "-180x-90/right/top/big.jpg", "fit-in/200x150/big.png"])
+    @Test(arguments: ["trim/200x150/big.jpg", "1200x900/big.jpg", "300x300/big.jpg", "100x100:900x700/200x150/big.jpg", "-180x-90/right/top/big.jpg", "fit-in/200x150/big.png", "300x300/big.webp", "fit-in/900x675/big.webp"])
     func requestsThatNeedTheSourcesPixelsDecodeItWhole(_ path: String) async throws {
         let result = try await Server().get(path)
         #expect(result.loaded == PixelSize(width: 1600, height: 1200), "\(path)")
@@ -154,5 +166,58 @@ import WebImageTestSupport
         let reduced = try await server.get("fit-in/200x150/big.jpg")
         #expect(reduced.loaded == PixelSize(width: 200, height: 150))
         #expect(reduced.cacheType == .disk)
+    }
+    /// A WebP (which thumbor decodes whole) is decoded by libwebp's scaled decode at the largest
+    /// power-of-two reduction that covers twice the result, so Lanczos still does the last 2x;
+    /// a result that no reduction covers twice decodes whole.
+    @Test func aWebPIsDecodedScaledToCoverTwiceTheResult() async throws {
+        let server = try Server()
+        #expect(try await server.get("fit-in/200x150/big.webp").loaded == PixelSize(width: 400, height: 300))
+        #expect(try await server.get("fit-in/390x290/big.webp").loaded == PixelSize(width: 800, height: 600))
+        #expect(try await server.get("fit-in/700x525/big.webp").loaded == PixelSize(width: 1600, height: 1200))
+    }
+
+    /// The reduced copy is kept by its scale: another request it covers (another box, another
+    /// size) starts from it in memory; one that needs a larger copy does not.
+    @Test(arguments: ["jpg", "webp"])
+    func aReducedCopyServesEveryRequestItsScaleCovers(_ format: String) async throws {
+        let server = try Server()
+        let first = try await server.get("fit-in/200x150/big.\(format)")
+        #expect(first.cacheType != .memory)
+        let other = try await server.get("fit-in/190x140/big.\(format)")
+        #expect(other.cacheType == .memory, "fit-in/190x140 takes the copy fit-in/200x150 made")
+        #expect(other.loaded == first.loaded)
+        #expect(other.image.pixelSize == PixelSize(width: 187, height: 140))
+        let larger = try await server.get("fit-in/390x290/big.\(format)")
+        #expect(larger.cacheType != .memory)
+        #expect(larger.loaded.width > first.loaded.width)
+    }
+
+    /// The reduced WebP and HEIF paths give the full decode's answer within 40 dB PSNR on a photo.
+    @Test(arguments: ["webp", "heic"])
+    func aReducedWebPOrHEIFMatchesTheFullDecodesAnswer(_ format: String) async throws {
+        guard format != "heic" || Self.heic != nil else { return }  // no HEVC encoder: no fixture
+        let shrinking = try Server(), full = try Server(shrinks: false)
+        let paths = format == "webp"
+            ? ["fit-in/200x150/filters:format(png)/big.webp", "400x0/filters:format(png)/big.webp", "full-fit-in/300x100/filters:format(png)/big.webp"]
+            : ["fit-in/200x150/filters:format(png)/big.heic", "160x0/filters:format(png)/big.heic"]
+        for path in paths {
+            let reduced = try await shrinking.get(path), whole = try await full.get(path)
+            #expect(reduced.loaded.width < 1600, "\(path) starts from a reduced decode")
+            #expect(whole.loaded == PixelSize(width: 1600, height: 1200))
+            #expect(reduced.image.pixelSize == whole.image.pixelSize, "\(path)")
+            let psnr = Pixels.psnr(reduced.image.bitmap, whole.image.bitmap, includeAlpha: false)
+            #expect(psnr > 40, "\(path): \(psnr) dB from the full decode's result")
+        }
+    }
+
+    /// A HEIF is reduced to a stored thumbnail when it covers the result 2x, and decoded whole
+    /// when none does (libheif has no scaled decode).
+    @Test(.enabled(if: ServingShrinkOnLoadTests.heic != nil, "libheif has no HEVC encoder here: no HEIC fixture"))
+    func aHEIFStartsFromItsStoredThumbnailWhenItCoversTwiceTheResult() async throws {
+        let server = try Server()
+        #expect(try await server.get("fit-in/200x150/big.heic").loaded == PixelSize(width: 400, height: 300))
+        #expect(try await server.get("fit-in/100x100/big.heic").loaded == PixelSize(width: 400, height: 300))
+        #expect(try await server.get("fit-in/300x225/big.heic").loaded == PixelSize(width: 1600, height: 1200))
     }
 }

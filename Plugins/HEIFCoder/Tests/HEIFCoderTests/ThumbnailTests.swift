@@ -95,4 +95,68 @@ import WebImageCore
         let full = try coder.decode(data).bitmap.resampled(to: thumbnail.pixelSize, filter: .lanczos3)
         #expect(Pixels.compare(thumbnail.bitmap, full, includeAlpha: false).mean < 16)
     }
+
+    /// The stored thumbnail is a Lanczos-3 resample of the image (libheif 1.15's own thumbnail
+    /// encoder scales by nearest neighbour): close to the full decode resampled, as a
+    /// shrink-on-load server that starts from it needs.
+    @Test(.enabled(if: HEIFCoder().canEncode(to: .heic), "libheif has no HEVC encoder: skipped"))
+    func theStoredThumbnailIsResampledNotPointSampled() throws {
+        // Fine detail (a one-pixel checkerboard over a gradient) that point sampling aliases.
+        let source = Pixels.make(width: 800, height: 600, hasAlpha: false) { x, y in
+            let base = UInt8(60 + x * 120 / 800), ripple: UInt8 = (x + y) % 2 == 0 ? 40 : 0
+            return RGBAColor(red: base + ripple, green: base, blue: UInt8(200 - y / 4), alpha: 255)
+        }
+        var options = ImageEncodeOptions(compressionQuality: 0.9)
+        options.embedThumbnail = true
+        let coder = HEIFCoder(embeddedThumbnailSide: 200)
+        let data = try coder.encode(WebImage(bitmap: source), as: .heic, options: options)
+        #expect(try coder.readProperties(of: data).embeddedThumbnailSizes == [PixelSize(width: 200, height: 150)])
+        let thumbnail = try coder.decode(data, options: Self.options(200))
+        let expected = try source.resampled(to: PixelSize(width: 200, height: 150), filter: .lanczos3)
+        let difference = Pixels.compare(thumbnail.bitmap, expected, includeAlpha: false)
+        #expect(difference.mean < 3, "mean difference \(difference.mean) from a Lanczos-3 resample")
+    }
+}
+
+/// The header reader (``HEIFCoder/readProperties(of:)``): the primary image's size and alpha,
+/// and the sizes of the stored thumbnails a thumbnail decode would use.
+@Suite(.onOwnThreads) struct HEIFPropertiesTests {
+    @Test func theStoredThumbnailsSizesAreListed() throws {
+        let data = try ThumbnailTests.file()
+        let properties = try HEIFCoder().readProperties(of: data)
+        #expect(properties.format == .heic)
+        #expect(properties.pixelSize == PixelSize(width: 512, height: 384))
+        #expect(!properties.hasAlpha)
+        #expect(properties.embeddedThumbnailSizes == [PixelSize(width: 64, height: 48)])
+        // A decode asked for exactly that size reads the thumbnail (green), not the primary image.
+        var options = ImageDecodeOptions()
+        options.thumbnailPixelSize = PixelSize(width: 64, height: 48)
+        options.preserveAspectRatio = false
+        let thumbnail = try HEIFCoder().decode(data, options: options)
+        #expect(thumbnail.pixelSize == PixelSize(width: 64, height: 48))
+        #expect(Pixels.near(thumbnail.bitmap[32, 24], ThumbnailTests.green))
+        // A coder that does not use them lists none.
+        #expect(try HEIFCoder(usesEmbeddedThumbnails: false).readProperties(of: data).embeddedThumbnailSizes.isEmpty)
+    }
+
+    /// A thumbnail of another aspect ratio is one the decoder would not use: not listed.
+    @Test func aThumbnailOfAnotherAspectRatioIsNotListed() throws {
+        let data = try HEIFFileMaker.heic(
+            Pixels.make(width: 512, height: 384, hasAlpha: false) { _, _ in ThumbnailTests.red },
+            thumbnail: Pixels.make(width: 128, height: 128, hasAlpha: false) { _, _ in ThumbnailTests.green },
+            thumbnailSide: 64
+        )
+        #expect(try HEIFCoder().readProperties(of: data).embeddedThumbnailSizes.isEmpty)
+    }
+
+    @Test func dataThatIsNotHEIFThrowsBadImageData() throws {
+        for bad in [Data("not an image at all".utf8), Data(try ThumbnailTests.file().prefix(40))] {
+            do {
+                _ = try HEIFCoder().readProperties(of: bad)
+                Issue.record("\(bad.count) bytes were read")
+            } catch let error as WebImageError {
+                #expect(error.code == .badImageData)
+            }
+        }
+    }
 }

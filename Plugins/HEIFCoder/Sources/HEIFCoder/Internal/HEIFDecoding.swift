@@ -68,6 +68,68 @@ enum HEIFDecoding {
         }
     }
 
+    /// What a HEIF file's boxes say about its primary image, read without decoding pixels.
+    struct Header {
+        /// The displayed size (after the transformations).
+        var size: PixelSize
+        var hasAlpha: Bool
+        /// The sizes of the stored thumbnails a thumbnail decode may use (``hasAspect(_:of:)``).
+        var thumbnailSizes: [PixelSize]
+    }
+
+    /// Reads the primary image's header of `data` (libheif parses the boxes; nothing is decoded).
+    /// - Throws: ``WebImageError/Code/badImageData``.
+    static func readHeader(_ data: Data) throws -> Header {
+        let what = "HEIF data of \(data.count) bytes"
+        guard !data.isEmpty else { throw WebImageError(.badImageData, "\(what) is empty") }
+        guard HEIFLibrary.initialized else {
+            throw WebImageError(.badImageData, "\(what) cannot be read: libheif failed to initialise")
+        }
+        return try data.withUnsafeBytes { raw in
+            guard let context = heif_context_alloc() else {
+                throw WebImageError(.badImageData, "\(what) cannot be read: libheif is out of memory")
+            }
+            defer { heif_context_free(context) }
+            try HEIFStatus.check(heif_context_read_from_memory_without_copy(context, raw.baseAddress, raw.count, nil), what, truncated: HEIFBoxes.isTruncated(data))
+            var primaryHandle: OpaquePointer?
+            try HEIFStatus.check(heif_context_get_primary_image_handle(context, &primaryHandle), "\(what) (its primary image)", truncated: HEIFBoxes.isTruncated(data))
+            guard let primary = primaryHandle else { throw WebImageError(.badImageData, "\(what) has no primary image") }
+            defer { heif_image_handle_release(primary) }
+            let size = PixelSize(width: Int(heif_image_handle_get_width(primary)), height: Int(heif_image_handle_get_height(primary)))
+            guard size.width > 0, size.height > 0 else {
+                throw WebImageError(.badImageData, "the primary image of \(what) claims an empty image (\(size))")
+            }
+            let thumbnails = thumbnailHandles(of: primary).compactMap { handle -> PixelSize? in
+                defer { heif_image_handle_release(handle) }
+                let thumbnail = PixelSize(width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle)))
+                return hasAspect(thumbnail, of: size) ? thumbnail : nil
+            }
+            return Header(size: size, hasAlpha: heif_image_handle_has_alpha_channel(primary) != 0, thumbnailSizes: thumbnails)
+        }
+    }
+
+    /// Whether a thumbnail of `thumbnail` shows an image of `size` (not empty, the same aspect
+    /// ratio within 2%): the thumbnails a thumbnail decode may use.
+    static func hasAspect(_ thumbnail: PixelSize, of size: PixelSize) -> Bool {
+        guard !thumbnail.isEmpty, !size.isEmpty else { return false }
+        let aspect = Double(size.width) / Double(size.height)
+        return abs(Double(thumbnail.width) / Double(thumbnail.height) - aspect) <= aspect * 0.02
+    }
+
+    /// The handles of the thumbnails stored for `primary` (at most ``maximumThumbnails``); the
+    /// caller releases each.
+    private static func thumbnailHandles(of primary: OpaquePointer) -> [OpaquePointer] {
+        let count = min(maximumThumbnails, heif_image_handle_get_number_of_thumbnails(primary))
+        guard count > 0 else { return [] }
+        var ids = [heif_item_id](repeating: 0, count: Int(count))
+        let listed = heif_image_handle_get_list_of_thumbnail_IDs(primary, &ids, count)
+        return ids.prefix(Int(max(0, listed))).compactMap { id in
+            var handle: OpaquePointer?
+            guard heif_image_handle_get_thumbnail(primary, id, &handle).code == heif_error_Ok else { return nil }
+            return handle
+        }
+    }
+
     /// The colour profile of `handle`: its ICC profile (`prof`, `rICC`), else the profile its
     /// `nclx` code points name (`nil` for sRGB, unspecified, PQ and HLG), else `nil`. libheif
     /// converts YCbCr to RGB with the matrix; the primaries and the curve are ours to convert.
@@ -115,19 +177,12 @@ enum HEIFDecoding {
     /// `size` (within 2%), decoded and resampled (Lanczos-3) to `target`; `nil` when there is
     /// none or it fails to decode (the primary image is decoded instead).
     private static func decodeEmbeddedThumbnail(of primary: OpaquePointer, size: PixelSize, target: PixelSize, options: ImageDecodeOptions, what: String) -> Bitmap? {
-        let count = min(maximumThumbnails, heif_image_handle_get_number_of_thumbnails(primary))
-        guard count > 0 else { return nil }
-        var ids = [heif_item_id](repeating: 0, count: Int(count))
-        let listed = heif_image_handle_get_list_of_thumbnail_IDs(primary, &ids, count)
-        let aspect = Double(size.width) / Double(size.height)
         var best: (handle: OpaquePointer, size: PixelSize)?
         defer { if let best { heif_image_handle_release(best.handle) } }
-        for id in ids.prefix(Int(max(0, listed))) {
-            var thumbnailHandle: OpaquePointer?
-            guard heif_image_handle_get_thumbnail(primary, id, &thumbnailHandle).code == heif_error_Ok, let handle = thumbnailHandle else { continue }
+        for handle in thumbnailHandles(of: primary) {
             guard let thumbnailSize = try? checkedSize(handle, options: options, what: "a thumbnail"),
                   thumbnailSize.width >= target.width, thumbnailSize.height >= target.height,
-                  abs(Double(thumbnailSize.width) / Double(thumbnailSize.height) - aspect) <= aspect * 0.02,
+                  hasAspect(thumbnailSize, of: size),
                   (thumbnailSize.pixelCount ?? .max) < (best?.size.pixelCount ?? .max) else {
                 heif_image_handle_release(handle)
                 continue

@@ -53,16 +53,36 @@ enum HEIFEncoding {
         try HEIFStatus.checkEncoding(heif_context_encode_image(context, image, encoder, encodingOptions, &handlePointer), "encode a \(bitmap.size) image")
         if let handle = handlePointer {
             defer { heif_image_handle_release(handle) }
-            if let side = settings.thumbnailSide, side > 0 {
-                var thumbnail: OpaquePointer?
+            if let side = settings.thumbnailSide, side > 0, let size = thumbnailSize(of: bitmap.size, side: side) {
+                // Resampled here with Lanczos-3: libheif 1.15's heif_context_encode_thumbnail
+                // scales by nearest neighbour, whose aliasing a thumbnail decode would show.
+                let thumbnailImage = try makeImage(try bitmap.resampled(to: size, filter: .lanczos3))
+                defer { heif_image_release(thumbnailImage) }
+                var thumbnailPointer: OpaquePointer?
                 try HEIFStatus.checkEncoding(
-                    heif_context_encode_thumbnail(context, image, handle, encoder, encodingOptions, Int32(side), &thumbnail),
-                    "encode a thumbnail of \(side) pixels"
+                    heif_context_encode_image(context, thumbnailImage, encoder, encodingOptions, &thumbnailPointer),
+                    "encode a \(size) thumbnail"
                 )
-                if let thumbnail { heif_image_handle_release(thumbnail) }
+                guard let thumbnail = thumbnailPointer else { throw WebImageError(.encodingFailed, "libheif gave no handle for a \(size) thumbnail") }
+                defer { heif_image_handle_release(thumbnail) }
+                // libheif's heif_context_assign_thumbnail hands its two handles to the context in
+                // the opposite order of its declaration (master, thumbnail): the thumbnail goes
+                // first here so that the file says "thumbnail of the primary image" (the tests
+                // read the reference back).
+                try HEIFStatus.checkEncoding(heif_context_assign_thumbnail(context, thumbnail, handle), "store a \(size) thumbnail")
             }
         }
         return try write(context)
+    }
+
+    /// The size of the thumbnail stored for an image of `size` in a box of `side` pixels, as
+    /// libheif's `heif_context_encode_thumbnail` sizes it (the longer side `side`, the other
+    /// scaled and rounded down, at least 1); `nil` when the image fits in the box (no thumbnail).
+    static func thumbnailSize(of size: PixelSize, side: Int) -> PixelSize? {
+        guard size.width > side || size.height > side else { return nil }
+        return size.width > size.height
+            ? PixelSize(width: side, height: max(1, size.height * side / size.width))
+            : PixelSize(width: max(1, size.width * side / size.height), height: side)
     }
 
     /// An RGB(A) libheif image holding a copy of `bitmap`'s pixels (interleaved RGBA, or RGB for
