@@ -14,7 +14,8 @@ public import SwiftWebImage
 ///   tier, the result cache's memory or disk tier (a Redis or SQLite cache reports itself as
 ///   disk), or another tier, and the original's tier for fresh results),
 ///   `webimage_serve_result_misses_total`, `webimage_serve_render_sources_total{source}`
-///   (``RenderSource``: where an answer's pixels came from), `webimage_serve_origin_fetches_total{source}`,
+///   (where an answer's pixels came from: `result-cache`, `shared`, `halved-copy`, `reduced-memory`,
+///   `reduced-decode`, `full-memory`, `full-decode`), `webimage_serve_origin_fetches_total{source}`,
 ///   `webimage_serve_origin_bytes_total{source}`, `webimage_serve_origin_failures_total{source}`
 ///   (`source`: `http`, `file`, or a registered scheme; one fetch per coalesced load),
 ///   `webimage_serve_requests_in_flight`, `webimage_serve_transforms_in_flight`,
