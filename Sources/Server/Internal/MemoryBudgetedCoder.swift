@@ -1,4 +1,5 @@
 import Foundation
+import WebImageCoders
 import WebImageCore
 
 /// A coder that decodes under a ``MemoryBudget``: before a decode allocates, its bitmap's bytes
@@ -67,14 +68,9 @@ struct MemoryBudgetedCoder: SourceCoderWrapper {
         let upright = properties.orientedPixelSize
         let uprightTarget = options.targetPixelSize(for: upright)
         let target = properties.orientation >= 5 ? PixelSize(width: uprightTarget.height, height: uprightTarget.width) : uprightTarget
-        var output = stored
-        for eighths in 1...8 {
-            let scaled = PixelSize(width: (stored.width * eighths + 7) / 8, height: (stored.height * eighths + 7) / 8)
-            if scaled.width >= target.width, scaled.height >= target.height {
-                output = scaled
-                break
-            }
-        }
+        // The decoder's own rule (JPEGDecoding.dctScale), so the reservation follows it.
+        let eighths = Int(JPEGDecoding.dctScale(from: stored, to: target))
+        let output = PixelSize(width: (stored.width * eighths + 7) / 8, height: (stored.height * eighths + 7) / 8)
         let outputBytes = output.width * output.height * Bitmap.bytesPerPixel
         return output == target ? outputBytes : outputBytes + target.width * target.height * Bitmap.bytesPerPixel
     }

@@ -1,10 +1,10 @@
 import CJPEGShim
 import Foundation
-import WebImageCore
+package import WebImageCore
 import WebImageColor
 
 /// One JPEG decode on libjpeg-turbo, through the C shim (which owns the setjmp error exit).
-enum JPEGDecoding {
+package enum JPEGDecoding {
     /// The scan limit of a progressive file of `byteCount` bytes: `byteCount / 256`, at least
     /// 100 and at most 500. Each scan is a pass over the whole coefficient buffer, so a crafted
     /// file with hundreds of tiny scans is a CPU bomb; a genuine scan carries entropy-coded data
@@ -418,7 +418,8 @@ enum JPEGDecoding {
     /// The smallest DCT scale M/8 (M in 1...8; libjpeg-turbo scales by any number of eighths,
     /// with its scaled IDCTs) whose output still covers `target`, so that the final resample only ever shrinks, and by
     /// as little as the scales allow. libjpeg rounds scaled sides up.
-    static func dctScale(from source: PixelSize, to target: PixelSize) -> Int32 {
+    /// (Package: the server's memory budget reserves what this decode allocates.)
+    package static func dctScale(from source: PixelSize, to target: PixelSize) -> Int32 {
         for eighths in 1...7 {
             let width = (source.width * eighths + 7) / 8
             let height = (source.height * eighths + 7) / 8
