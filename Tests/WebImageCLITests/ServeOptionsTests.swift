@@ -43,7 +43,7 @@ import RedisCache
         #expect(options.cacheLocation == .standard)
         #expect(options.redis == nil)
         #expect(options.accessLog == .standardError)
-        #expect(options.webpMethod == 4)
+        #expect(options.webpMethod == 1)  // issue 36: a third of method 4's encode time
         #expect(try self.options(["--key", "k", "--webp-method", "2"]).webpMethod == 2)
         // 512 MiB: half for decoded originals (ImageServeCaches), a quarter each for the server's
         // reduced copies and encoded results (the library's split).
@@ -65,6 +65,12 @@ import RedisCache
         #expect(!coders.coders.contains { $0 is RunLengthImageCoder })
         #expect((coders.coders.last as? WebPCoder)?.method == 2)
         #expect(coders.canEncode(to: .webp) && coders.canEncode(to: .avif) && coders.canEncode(to: .jpeg))
+        // Without the option, WebP answers are encoded at method 1 (the first WebP coder asked).
+        for (arguments, method) in [([String](), 1), (["--webp-method", "4"], 4)] {
+            let server = try ServeCommand.makeServer(try options(["--allow-unsigned", "--no-cache", "--access-log", "off"] + arguments), command: "serve")
+            let coders = try #require(server.configuration.coder as? CodersManager)
+            #expect(coders.coders.reversed().compactMap { $0 as? WebPCoder }.first?.method == method, "\(arguments)")
+        }
     }
 
     @Test func aKeyOrAllowUnsignedIsRequired() throws {

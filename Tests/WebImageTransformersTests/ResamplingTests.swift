@@ -72,6 +72,43 @@ import WebImageCore
         }
     }
 
+    /// The same pixels, flagged opaque: ``Bitmap/hasAlpha`` `false` takes the engine's opaque
+    /// form (no premultiply, no divide per output pixel).
+    static func opaque(_ bitmap: Bitmap) throws -> Bitmap {
+        var bytes = bitmap.bytes
+        for index in Swift.stride(from: 3, to: bytes.count, by: 4) { bytes[index] = 255 }
+        return try Bitmap(width: bitmap.width, height: bitmap.height, bytesPerRow: bitmap.bytesPerRow, bytes: bytes, hasAlpha: false)
+    }
+
+    @Test("an opaque bitmap matches the 2-D reference and the premultiplied form within 1 level, alpha 255", arguments: convolutionFilters)
+    func opaqueForm(filter: ResamplingFilter) throws {
+        for (from, to) in Self.sizes + [(PixelSize(width: 750, height: 500), PixelSize(width: 512, height: 341))] {
+            for source in [Pictures.noise(width: from.width, height: from.height),
+                           TestBitmaps.gradient(width: from.width, height: from.height)] {
+                let opaque = try Self.opaque(source)
+                var flagged = opaque
+                flagged.hasAlpha = true  // the same pixels through the premultiplied form
+                let output = try opaque.resampled(to: to, filter: filter)
+                let premultiplied = try flagged.resampled(to: to, filter: filter)
+                #expect(!output.hasAlpha)
+                #expect(Pictures.pixels(output).allSatisfy { $0.alpha == 255 }, "\(filter) \(from) -> \(to)")
+                #expect(zip(output.bytes, premultiplied.bytes).allSatisfy { abs(Int($0) - Int($1)) <= 1 }, "\(filter) \(from) -> \(to)")
+                if from.width <= 40 {
+                    #expect(Reference.maxDifference(output, Reference.resample(opaque, to: to, filter: filter)) <= 1.0, "\(filter) \(from) -> \(to)")
+                }
+            }
+        }
+    }
+
+    @Test("an opaque solid color stays exactly that color", arguments: filters)
+    func opaqueSolidColor(filter: ResamplingFilter) throws {
+        for (from, to) in Self.sizes {
+            let color = RGBAColor(red: 200, green: 30, blue: 255)
+            let solid = try Bitmap(width: from.width, height: from.height, fill: color, hasAlpha: false)
+            #expect(Set(Pictures.pixels(try solid.resampled(to: to, filter: filter))) == [color], "\(from) -> \(to)")
+        }
+    }
+
     @Test("rows padded with junk bytes give the same result", arguments: filters)
     func paddedRows(filter: ResamplingFilter) throws {
         let source = Pictures.noise(width: 11, height: 9)

@@ -5,6 +5,11 @@
 /// exactly representable (a pixel of alpha 1 keeps its color), needs one multiply to enter and
 /// one divide to leave, and filtering it is the same as filtering premultiplied colors.
 ///
+/// An opaque bitmap (`hasAlpha == false`) skips the alpha arithmetic: its pixels are filtered as
+/// `(r, g, b, 255)` and leave with alpha 255, which is what premultiplying by an alpha of 255
+/// and dividing by it again gives, without the divide per output pixel. Its alpha bytes are
+/// taken as 255 (``Bitmap/hasAlpha`` says they are).
+///
 /// Two orders are possible and the cheaper one is chosen from the tap counts:
 /// - horizontal first: each needed source row is premultiplied once, filtered horizontally into
 ///   a ring of intermediate rows (as many as the widest vertical window, so the ring stays in
@@ -54,10 +59,11 @@ enum ResamplingEngine {
         let bytes = [UInt8](unsafeUninitializedCapacity: rowBytes * size.height) { buffer, initialized in
             source.bytes.withUnsafeBytes { src in
                 let output = UnsafeMutableRawPointer(buffer.baseAddress!)
+                let pixels = ResamplingPixelForm(opaque: !source.hasAlpha)
                 if horizontalFirstCost <= verticalFirstCost {
-                    completed = horizontalFirst(src.baseAddress!, source: source, horizontal: horizontal, vertical: vertical, output: output)
+                    completed = horizontalFirst(src.baseAddress!, source: source, horizontal: horizontal, vertical: vertical, pixels: pixels, output: output)
                 } else {
-                    completed = verticalFirst(src.baseAddress!, source: source, horizontal: horizontal, vertical: vertical, output: output)
+                    completed = verticalFirst(src.baseAddress!, source: source, horizontal: horizontal, vertical: vertical, pixels: pixels, output: output)
                 }
             }
             initialized = rowBytes * size.height
@@ -72,7 +78,7 @@ enum ResamplingEngine {
     private static func horizontalFirst(
         _ src: UnsafeRawPointer, source: Bitmap,
         horizontal: ResamplingWeights, vertical: ResamplingWeights,
-        output: UnsafeMutableRawPointer
+        pixels: ResamplingPixelForm, output: UnsafeMutableRawPointer
     ) -> Bool {
         let srcWidth = source.width
         let dstWidth = horizontal.outputCount
@@ -99,9 +105,9 @@ enum ResamplingEngine {
                         let target = ring + slot * dstWidth
                         let srcRow = src + row * source.bytesPerRow
                         if horizontal.isIdentity {
-                            premultiplyRow(srcRow, count: srcWidth, into: target)
+                            pixels.enter(srcRow, count: srcWidth, into: target)
                         } else {
-                            premultiplyRow(srcRow, count: srcWidth, into: premultiplied)
+                            pixels.enter(srcRow, count: srcWidth, into: premultiplied)
                             filterRow(premultiplied, first: hFirst, count: hCount, weights: hWeights, stride: hStride,
                                       outputCount: dstWidth, into: target)
                         }
@@ -133,7 +139,7 @@ enum ResamplingEngine {
                         let wA = weights[k]
                         for x in 0..<dstWidth { accumulator[x] += rowA[x] * wA }
                     }
-                    unpremultiplyRow(accumulator, count: dstWidth, into: output + y * dstWidth * 4)
+                    pixels.leave(accumulator, count: dstWidth, into: output + y * dstWidth * 4)
                 }
                 return true
             }
@@ -143,7 +149,7 @@ enum ResamplingEngine {
     private static func verticalFirst(
         _ src: UnsafeRawPointer, source: Bitmap,
         horizontal: ResamplingWeights, vertical: ResamplingWeights,
-        output: UnsafeMutableRawPointer
+        pixels: ResamplingPixelForm, output: UnsafeMutableRawPointer
     ) -> Bool {
         let srcWidth = source.width
         let dstWidth = horizontal.outputCount
@@ -159,16 +165,16 @@ enum ResamplingEngine {
                     let first = vFirst[y]
                     let count = vCount[y]
                     let weights = vWeights + y * vStride
-                    premultiplyRow(src + first * source.bytesPerRow, count: srcWidth, into: accumulator, weight: weights[0])
+                    pixels.enter(src + first * source.bytesPerRow, count: srcWidth, into: accumulator, weight: weights[0])
                     for k in 1..<max(1, count) {
-                        premultiplyAddRow(src + (first + k) * source.bytesPerRow, count: srcWidth, into: accumulator, weight: weights[k])
+                        pixels.enterAdding(src + (first + k) * source.bytesPerRow, count: srcWidth, into: accumulator, weight: weights[k])
                     }
                     if horizontal.isIdentity {
-                        unpremultiplyRow(accumulator, count: dstWidth, into: output + y * dstWidth * 4)
+                        pixels.leave(accumulator, count: dstWidth, into: output + y * dstWidth * 4)
                     } else {
                         filterRow(accumulator, first: hFirst, count: hCount, weights: hWeights, stride: hStride,
                                   outputCount: dstWidth, into: filtered)
-                        unpremultiplyRow(filtered, count: dstWidth, into: output + y * dstWidth * 4)
+                        pixels.leave(filtered, count: dstWidth, into: output + y * dstWidth * 4)
                     }
                 }
                 return true
@@ -177,32 +183,6 @@ enum ResamplingEngine {
     }
 
     // MARK: - Row kernels
-
-    /// Straight RGBA8 to scaled premultiplied floats.
-    @inline(__always)
-    private static func premultiply(_ pixel: SIMD4<UInt8>) -> SIMD4<Float> {
-        let v = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: pixel))
-        let alpha = v[3]
-        return SIMD4<Float>(v[0], v[1], v[2], 255) * alpha
-    }
-
-    private static func premultiplyRow(_ src: UnsafeRawPointer, count: Int, into dst: UnsafeMutablePointer<SIMD4<Float>>) {
-        for x in 0..<count {
-            dst[x] = premultiply(src.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt8>.self))
-        }
-    }
-
-    private static func premultiplyRow(_ src: UnsafeRawPointer, count: Int, into dst: UnsafeMutablePointer<SIMD4<Float>>, weight: Float) {
-        for x in 0..<count {
-            dst[x] = premultiply(src.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt8>.self)) * weight
-        }
-    }
-
-    private static func premultiplyAddRow(_ src: UnsafeRawPointer, count: Int, into dst: UnsafeMutablePointer<SIMD4<Float>>, weight: Float) {
-        for x in 0..<count {
-            dst[x] += premultiply(src.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt8>.self)) * weight
-        }
-    }
 
     /// One horizontal pass over a row of premultiplied pixels. Four accumulators break the
     /// dependency chain of the long windows of a strong reduction.
@@ -241,27 +221,6 @@ enum ResamplingEngine {
         outputCount: Int, into dst: UnsafeMutablePointer<SIMD4<Float>>
     ) {
         filterRow(UnsafePointer(row), first: first, count: count, weights: weights, stride: stride, outputCount: outputCount, into: dst)
-    }
-
-    /// Scaled premultiplied floats back to straight RGBA8, rounded to nearest (ties to even) and
-    /// clamped. Adding 1.5 x 2^23 to a float in 0...255 leaves the rounded integer in the low
-    /// mantissa bits, read out by a bit cast: much faster than the standard library's generic
-    /// SIMD float-to-integer conversion.
-    private static func unpremultiplyRow(_ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int, into dst: UnsafeMutableRawPointer) {
-        // Lane by lane: the standard library's SIMD `clamped` is not inlined and is slow.
-        @inline(__always) func clamp(_ v: Float) -> Float { min(max(v, 0), 255) }
-        let magic = SIMD4<Float>(repeating: 12_582_912)
-        for x in 0..<count {
-            let v = row[x]
-            let alpha = v[3]
-            var pixel = SIMD4<UInt8>.zero
-            if alpha >= 127.5 {  // alpha / 255 rounds to at least 1
-                let c = v * (255 / alpha)
-                let rounded = SIMD4<Float>(clamp(c[0]), clamp(c[1]), clamp(c[2]), clamp(alpha * (1 / 255))) + magic
-                pixel = SIMD4<UInt8>(truncatingIfNeeded: unsafeBitCast(rounded, to: SIMD4<UInt32>.self))
-            }
-            dst.storeBytes(of: pixel, toByteOffset: x * 4, as: SIMD4<UInt8>.self)
-        }
     }
 }
 
