@@ -153,9 +153,9 @@ struct ServeCommand: Command {
                                 decoded at a reduced size that covers it (a JPEG's DCT
                                 scaling, as libvips' thumbnail), faster and smaller.
           --webp-method N       libwebp's method for WebP answers, 0 (fastest) to 6
-                                (smallest); default 1: a third of the encoder time of
+                                (smallest); default 2: under half the encoder time of
                                 method 4 (thumbor's and libvips' default) for files
-                                about 8% larger; 4 writes thumbor's bytes.
+                                about 5% larger; 4 writes thumbor's bytes.
           --progressive-jpeg MODE
                                 auto (default): progressive JPEG answers from a size where
                                 progressive files are the smaller (about 200x150 at quality

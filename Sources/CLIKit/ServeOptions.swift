@@ -31,13 +31,15 @@ struct ServeOptions: Sendable {
         set { serve[keyPath: keyPath] = newValue }
     }
 
-    /// libwebp's encoding method for WebP answers, 0 (fastest) to 6 (smallest). The default is 1
-    /// (issue 36): a WebP answer's encode takes a third of method 4's time (the default of
-    /// libwebp, Pillow and so thumbor, libvips and imgproxy), for files 8% larger in the median
-    /// at the same quality setting and PSNR (Debian 12's libwebp 1.2.4, 28 answers of 14 sources
-    /// at fit-in 512 and 1024: +1.7% to +17.8%, PSNR -0.6 to +0.7 dB); method 2 is +5.8% for
-    /// half of method 4's time. `--webp-method 4` writes thumbor's bytes.
-    var webpMethod = 1
+    /// libwebp's encoding method for WebP answers, 0 (fastest) to 6 (smallest). The default is 2
+    /// (issue 36): a WebP answer's encode takes under half of method 4's time (4 is the default
+    /// of libwebp and Pillow, so of thumbor, and of libvips and imgproxy), for files 5% larger in
+    /// the median at the same quality setting and about the same PSNR (Debian 12's libwebp
+    /// 1.2.4; against thumbor's answers, `scripts/thumbor-bytes`: median 1.049, 1.000 to 1.189;
+    /// 28 answers of 14 sources at fit-in 512 and 1024: median +5.8%, PSNR -1.2 to +0.3 dB).
+    /// Method 1 is faster still but 12% larger in the median and up to 55% on small images.
+    /// `--webp-method 4` writes thumbor's bytes.
+    var webpMethod = 2
 
     /// The flags (options without a value).
     static let flags: Set<String> = ["--allow-unsigned", "--allow-private-sources", "--allow-svg", "--no-cache", "--keep-profile", "--redis-read-replicas", "--no-shrink-on-load", "--file-fallback-http"]

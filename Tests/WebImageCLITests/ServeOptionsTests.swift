@@ -43,8 +43,8 @@ import RedisCache
         #expect(options.cacheLocation == .standard)
         #expect(options.redis == nil)
         #expect(options.accessLog == .standardError)
-        #expect(options.webpMethod == 1)  // issue 36: a third of method 4's encode time
-        #expect(try self.options(["--key", "k", "--webp-method", "2"]).webpMethod == 2)
+        #expect(options.webpMethod == 2)  // issue 36: under half of method 4's encode time
+        #expect(try self.options(["--key", "k", "--webp-method", "5"]).webpMethod == 5)
         // 512 MiB: half for decoded originals (ImageServeCaches), a quarter each for the server's
         // reduced copies and encoded results (the library's split).
         #expect(options.memoryCacheBytes == 512 << 20)
@@ -59,14 +59,14 @@ import RedisCache
     /// WebP with `--webp-method`, never the WIRL demo format, and no shared manager is changed.
     @Test func serveUsesCodersOfItsOwn() throws {
         let before = CodersManager.shared.coders.count
-        let server = try ServeCommand.makeServer(try options(["--allow-unsigned", "--no-cache", "--access-log", "off", "--webp-method", "2"]), command: "serve")
+        let server = try ServeCommand.makeServer(try options(["--allow-unsigned", "--no-cache", "--access-log", "off", "--webp-method", "3"]), command: "serve")
         #expect(CodersManager.shared.coders.count == before)
         let coders = try #require(server.configuration.coder as? CodersManager)
         #expect(!coders.coders.contains { $0 is RunLengthImageCoder })
-        #expect((coders.coders.last as? WebPCoder)?.method == 2)
+        #expect((coders.coders.last as? WebPCoder)?.method == 3)
         #expect(coders.canEncode(to: .webp) && coders.canEncode(to: .avif) && coders.canEncode(to: .jpeg))
-        // Without the option, WebP answers are encoded at method 1 (the first WebP coder asked).
-        for (arguments, method) in [([String](), 1), (["--webp-method", "4"], 4)] {
+        // Without the option, WebP answers are encoded at method 2 (the first WebP coder asked).
+        for (arguments, method) in [([String](), 2), (["--webp-method", "4"], 4), (["--webp-method", "1"], 1)] {
             let server = try ServeCommand.makeServer(try options(["--allow-unsigned", "--no-cache", "--access-log", "off"] + arguments), command: "serve")
             let coders = try #require(server.configuration.coder as? CodersManager)
             #expect(coders.coders.reversed().compactMap { $0 as? WebPCoder }.first?.method == method, "\(arguments)")
