@@ -174,6 +174,29 @@ import WebImageCore
                                          tolerance: pngCase.bitDepth == 1 ? 12 : 6)
     }
 
+    /// The server's shrink-on-load asks for the box reduction alone (`thumbnailBoxFactor`, with
+    /// the reduced size as the thumbnail size): it is exactly the full decode's block means, no
+    /// resample after; a size that is not that factor's reduction is an ordinary thumbnail.
+    @Test("a box-factor thumbnail is the full decode's block means, nothing more", arguments: pngCases, [false, true])
+    func boxFactorThumbnail(_ pngCase: PNGCase, interlaced: Bool) throws {
+        let data = Self.png(pngCase, interlaced: interlaced)
+        let full = try PNGCoder().decode(data, options: ImageDecodeOptions()).bitmap
+        for factor in [2, 4] {
+            var options = Self.options(PixelSize(width: (Self.width + factor - 1) / factor, height: (Self.height + factor - 1) / factor))
+            options.preserveAspectRatio = false
+            options.thumbnailBoxFactor = factor
+            let image = try PNGCoder().decode(data, options: options)
+            let expected = try BoxReduction.reduce(full, fx: factor, fy: factor)
+            #expect(image.pixelSize == expected.size, "\(pngCase) factor \(factor)")
+            #expect(image.bitmap.bytes == expected.bytes, "\(pngCase) interlaced \(interlaced) factor \(factor)")
+            #expect(image.metadata.contains(.thumbnail))
+        }
+        var mismatched = Self.options(PixelSize(width: 60, height: 40))
+        mismatched.preserveAspectRatio = false
+        mismatched.thumbnailBoxFactor = 2
+        #expect(try PNGCoder().decode(data, options: mismatched).bitmap == PNGCoder().decode(data, options: { var o = mismatched; o.thumbnailBoxFactor = nil; return o }()).bitmap)
+    }
+
     @Test("interlaced and plain PNGs of the same pixels give the same thumbnail", arguments: pngCases)
     func interlacedAndPlainThumbnailsAgree(_ pngCase: PNGCase) throws {
         let plain = try PNGCoder().decode(Self.png(pngCase, interlaced: false), options: Self.options())

@@ -20,6 +20,13 @@ public struct ImageDecodeOptions: Sendable {
     /// the built-in GIF and APNG coders composite every frame at the thumbnail's size (each
     /// frame area-averaged as it is decoded), so memory does not grow with the source canvas.
     public var thumbnailPixelSize: PixelSize?
+    /// For this package's server (shrink-on-load, issue 36): the thumbnail is the source with
+    /// every `factor` x `factor` block averaged into one pixel (alpha-weighted means, `ceil(side
+    /// / factor)` per side) and nothing more: no resample to ``thumbnailPixelSize`` follows, so
+    /// the server resizes the reduced copy once, as it would the whole image. Read by the PNG
+    /// coder's streaming reducer when ``thumbnailPixelSize`` is exactly that reduced size;
+    /// other coders ignore it. `nil` (the default): a thumbnail is made as usual.
+    package var thumbnailBoxFactor: Int?
     /// Whether a thumbnail keeps the aspect ratio (default `true`); if `false` it is exactly
     /// ``thumbnailPixelSize``.
     public var preserveAspectRatio = true

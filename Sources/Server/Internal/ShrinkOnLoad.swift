@@ -6,8 +6,9 @@ import WebImageTransformers
 /// the source at a reduced size that still covers the result instead of at full size, as
 /// thumbor's PIL engine (Pillow's `draft`, JPEG only) and libvips' `thumbnail` do: a JPEG at
 /// the largest of the DCT reductions 1/2, 1/4 and 1/8 that still covers it; a WebP by
-/// libwebp's scaled decode (1/2, 1/4, ...) and a HEIF from a stored thumbnail, each at least
-/// twice the result
+/// libwebp's scaled decode (1/2, 1/4, ...), a HEIF from a stored thumbnail and a PNG by its
+/// coder's streaming reducer (block means at 1/2, 1/4, ..., never a full-size bitmap), each at
+/// least twice the result
 /// (``decodeSize(for:minimum:)``, ``CoveringCopy``). The plan is always computed on the
 /// source's full size (so sizes and focal points are exactly thumbor's), then mapped onto the
 /// reduced pixels.
@@ -17,10 +18,10 @@ import WebImageTransformers
 /// - not `trim` (its scan needs the source's own pixels), not `smart` with the attention crop
 ///   (it looks at the source; the default `smart` is a centre crop, as thumbor's without a
 ///   detector) and not `/meta/` (its JSON describes the source's own geometry);
-/// - only JPEG, WebP and HEIF stills and only plans without a crop (a `fit-in` box, or a size
+/// - only JPEG, WebP, HEIF and PNG stills and only plans without a crop (a `fit-in` box, or a size
 ///   of the source's aspect ratio): thumbor crops first, which loads the image whole, so its
 ///   `draft` only reduces these; reducing more would move the pixels away from thumbor's
-///   answers. thumbor decodes WebP and HEIF whole: their reduced copies stay at least twice
+///   answers. thumbor decodes WebP, HEIF and PNG whole: their reduced copies stay at least twice
 ///   the result, so that the last 2x is still thumbor's Lanczos (measured in the tests: over
 ///   40 dB PSNR against the whole decode's answer on photos);
 /// - only when the reduction is at least 2x on both sides.
@@ -40,9 +41,9 @@ enum ShrinkOnLoad {
     static func isEligible(_ request: ThumborRequest, url: URL, smart: SmartCropMode = .centre) -> Bool {
         let asksForASize = ((request.width ?? 0) != 0 && !request.usesSourceWidth) || ((request.height ?? 0) != 0 && !request.usesSourceHeight)
         let scheme = url.scheme?.lowercased() ?? ""
-        // Only JPEG, WebP and HEIF are reduced: a source named as another format is not worth
+        // Only JPEG, WebP, HEIF and PNG are reduced: a source named as another format is not worth
         // the disk-only query of the original (the decode would be whole anyway).
-        let otherFormats: Set<String> = ["png", "gif", "avif", "jxl", "tif", "tiff", "bmp", "ico", "cur", "svg", "pdf"]
+        let otherFormats: Set<String> = ["gif", "avif", "jxl", "tif", "tiff", "bmp", "ico", "cur", "svg", "pdf"]
         guard !otherFormats.contains(url.pathExtension.lowercased()) else { return false }
         return asksForASize && request.trim == nil && !(request.smart && smart == .attention) && !request.meta && ["http", "https", "file"].contains(scheme)
     }
@@ -82,8 +83,9 @@ enum ShrinkOnLoad {
     ///   `minimum` (`r * minimum <= size` on both sides, Pillow's `draft` rule, which thumbor's
     ///   PIL engine applies; libjpeg rounds the scaled sides up), so that the decoder's own
     ///   resample is a no-op;
-    /// - WebP (libwebp's scaled decode, at the largest power-of-two reduction, 1/2, 1/4, ...)
-    ///   and HEIF (a stored thumbnail, ``/WebImageCore/ImageProperties/embeddedThumbnailSizes``),
+    /// - WebP (libwebp's scaled decode, at the largest power-of-two reduction, 1/2, 1/4, ...),
+    ///   HEIF (a stored thumbnail, ``/WebImageCore/ImageProperties/embeddedThumbnailSizes``) and
+    ///   PNG (block means at the largest power-of-two factor, ``boxFactor(of:reducedTo:)``),
     ///   which thumbor decodes whole: a copy at least twice `minimum`
     ///   (``CoveringCopy/lastStepResample``), so that the Lanczos-3 resize still does the last
     ///   2x as it does from the whole image;
@@ -101,11 +103,21 @@ enum ShrinkOnLoad {
             output = CoveringCopy.halvings(of: stored, covering: needed, margin: CoveringCopy.lastStepResample, maximum: 16).map { reduced(stored, by: 1 << $0) }
         case .heic, .heif:
             output = CoveringCopy.smallest(of: properties.embeddedThumbnailSizes, covering: needed, margin: CoveringCopy.lastStepResample)
+        case .png:
+            // The PNG coder's streaming reducer: block means at a power-of-two factor (one copy
+            // many requests share), made from the rows as they are inflated.
+            output = CoveringCopy.halvings(of: stored, covering: needed, margin: CoveringCopy.lastStepResample, maximum: 16).map { reduced(stored, by: 1 << $0) }
         default:
             output = nil
         }
         guard let output else { return nil }
         return swaps ? PixelSize(width: output.height, height: output.width) : output
+    }
+
+    /// The whole factor a PNG of `stored` pixels is box-reduced by to make a copy of `size`
+    /// pixels (stored orientation), `nil` when no power of two does.
+    static func boxFactor(of stored: PixelSize, reducedTo size: PixelSize) -> Int? {
+        (1...16).map { 1 << $0 }.first { reduced(stored, by: $0) == size }
     }
 
     /// `size` divided by `reduction`, sides rounded up (as libjpeg's scaled output).

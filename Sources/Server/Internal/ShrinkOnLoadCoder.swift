@@ -34,6 +34,10 @@ final class ShrinkOnLoadCoder: SourceCoderWrapper, @unchecked Sendable {
                let size = ShrinkOnLoad.reducedSize(for: properties, plan: plan) {
                 options.thumbnailPixelSize = size
                 options.preserveAspectRatio = false
+                if properties.format == .png {
+                    // The reduction alone (no resample to the size): the render resizes once.
+                    options.thumbnailBoxFactor = ShrinkOnLoad.boxFactor(of: properties.pixelSize, reducedTo: size)
+                }
             }
         }
         return try base.decode(data, options: options)

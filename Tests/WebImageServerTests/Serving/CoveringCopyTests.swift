@@ -42,6 +42,13 @@ import WebImageCore
         #expect(ShrinkOnLoad.decodeSize(for: heif, minimum: minimum) == PixelSize(width: 800, height: 600))
         #expect(ShrinkOnLoad.decodeSize(for: heif, minimum: PixelSize(width: 100, height: 75)) == PixelSize(width: 320, height: 240))
         let png = ImageProperties(format: .png, pixelSize: PixelSize(width: 1600, height: 1200), hasAlpha: false)
-        #expect(ShrinkOnLoad.decodeSize(for: png, minimum: minimum) == nil)
+        #expect(ShrinkOnLoad.decodeSize(for: png, minimum: minimum) == PixelSize(width: 400, height: 300), "block means at 1/4")
+        #expect(ShrinkOnLoad.boxFactor(of: png.pixelSize, reducedTo: PixelSize(width: 400, height: 300)) == 4)
+        let oddPNG = ImageProperties(format: .png, pixelSize: PixelSize(width: 1601, height: 1201), hasAlpha: true)
+        #expect(ShrinkOnLoad.decodeSize(for: oddPNG, minimum: minimum) == PixelSize(width: 401, height: 301))
+        #expect(ShrinkOnLoad.boxFactor(of: oddPNG.pixelSize, reducedTo: PixelSize(width: 401, height: 301)) == 4)
+        #expect(ShrinkOnLoad.boxFactor(of: oddPNG.pixelSize, reducedTo: PixelSize(width: 400, height: 300)) == nil)
+        let gif = ImageProperties(format: .gif, pixelSize: PixelSize(width: 1600, height: 1200), hasAlpha: false)
+        #expect(ShrinkOnLoad.decodeSize(for: gif, minimum: minimum) == nil)
     }
 }

@@ -102,8 +102,8 @@ import HEIFCoder
 
     /// As thumbor: a crop (manual, or to another aspect ratio) is made on the whole image
     /// (Pillow's crop loads it before `draft` could reduce it), and so are `trim`, `smart`, a
-    /// reduction under 2x, and a source that is no JPEG.
-    @Test(arguments: ["trim/200x150/big.jpg", "1200x900/big.jpg", "300x300/big.jpg", "100x100:900x700/200x150/big.jpg", "-180x-90/right/top/big.jpg", "fit-in/200x150/big.png", "300x300/big.webp", "fit-in/900x675/big.webp"])
+    /// reduction under 2x (for WebP and PNG: no copy covers the result twice).
+    @Test(arguments: ["trim/200x150/big.jpg", "1200x900/big.jpg", "300x300/big.jpg", "100x100:900x700/200x150/big.jpg", "-180x-90/right/top/big.jpg", "300x300/big.png", "fit-in/900x675/big.png", "300x300/big.webp", "fit-in/900x675/big.webp"])
     func requestsThatNeedTheSourcesPixelsDecodeItWhole(_ path: String) async throws {
         let result = try await Server().get(path)
         #expect(result.loaded == PixelSize(width: 1600, height: 1200), "\(path)")
@@ -170,16 +170,18 @@ import HEIFCoder
     /// A WebP (which thumbor decodes whole) is decoded by libwebp's scaled decode at the largest
     /// power-of-two reduction that covers twice the result, so Lanczos still does the last 2x;
     /// a result that no reduction covers twice decodes whole.
-    @Test func aWebPIsDecodedScaledToCoverTwiceTheResult() async throws {
+    /// A PNG the same way, by its coder's streaming reducer (block means at 1/2, 1/4, ...).
+    @Test(arguments: ["webp", "png"])
+    func aWebPOrPNGIsDecodedScaledToCoverTwiceTheResult(_ format: String) async throws {
         let server = try Server()
-        #expect(try await server.get("fit-in/200x150/big.webp").loaded == PixelSize(width: 400, height: 300))
-        #expect(try await server.get("fit-in/390x290/big.webp").loaded == PixelSize(width: 800, height: 600))
-        #expect(try await server.get("fit-in/700x525/big.webp").loaded == PixelSize(width: 1600, height: 1200))
+        #expect(try await server.get("fit-in/200x150/big.\(format)").loaded == PixelSize(width: 400, height: 300))
+        #expect(try await server.get("fit-in/390x290/big.\(format)").loaded == PixelSize(width: 800, height: 600))
+        #expect(try await server.get("fit-in/700x525/big.\(format)").loaded == PixelSize(width: 1600, height: 1200))
     }
 
     /// The reduced copy is kept by its scale: another request it covers (another box, another
     /// size) starts from it in memory; one that needs a larger copy does not.
-    @Test(arguments: ["jpg", "webp"])
+    @Test(arguments: ["jpg", "webp", "png"])
     func aReducedCopyServesEveryRequestItsScaleCovers(_ format: String) async throws {
         let server = try Server()
         let first = try await server.get("fit-in/200x150/big.\(format)")
@@ -193,14 +195,15 @@ import HEIFCoder
         #expect(larger.loaded.width > first.loaded.width)
     }
 
-    /// The reduced WebP and HEIF paths give the full decode's answer within 40 dB PSNR on a photo.
-    @Test(arguments: ["webp", "heic"])
+    /// The reduced WebP, HEIF and PNG paths give the full decode's answer within 40 dB PSNR on
+    /// a photo.
+    @Test(arguments: ["webp", "heic", "png"])
     func aReducedWebPOrHEIFMatchesTheFullDecodesAnswer(_ format: String) async throws {
         guard format != "heic" || Self.heic != nil else { return }  // no HEVC encoder: no fixture
         let shrinking = try Server(), full = try Server(shrinks: false)
-        let paths = format == "webp"
-            ? ["fit-in/200x150/filters:format(png)/big.webp", "400x0/filters:format(png)/big.webp", "full-fit-in/300x100/filters:format(png)/big.webp"]
-            : ["fit-in/200x150/filters:format(png)/big.heic", "160x0/filters:format(png)/big.heic"]
+        let paths = format == "heic"
+            ? ["fit-in/200x150/filters:format(png)/big.heic", "160x0/filters:format(png)/big.heic"]
+            : ["fit-in/200x150/filters:format(png)/big.\(format)", "400x0/filters:format(png)/big.\(format)", "full-fit-in/300x100/filters:format(png)/big.\(format)"]
         for path in paths {
             let reduced = try await shrinking.get(path), whole = try await full.get(path)
             #expect(reduced.loaded.width < 1600, "\(path) starts from a reduced decode")

@@ -24,11 +24,17 @@ enum PNGDecoding {
     }
 
     /// The reducer of a thumbnail of `file` at `target` made from the rows as they are decoded,
-    /// or `nil` for the full size (or a size the reducer does not make).
-    static func thumbnailReducer(_ file: PNGFile, target: PixelSize) -> BlockReducer? {
+    /// or `nil` for the full size (or a size the reducer does not make). With
+    /// `options.thumbnailBoxFactor` whose reduction is exactly `target`, the reduction alone.
+    static func thumbnailReducer(_ file: PNGFile, target: PixelSize, options: ImageDecodeOptions) -> BlockReducer? {
         let size = PixelSize(width: file.header.width, height: file.header.height)
         guard target != size else { return nil }
-        return BlockReducer(source: size, target: target, order: file.format.interlaced ? .any : .contiguous, opaque: !file.hasTransparency)
+        let order: BlockReducer.Order = file.format.interlaced ? .any : .contiguous
+        if let factor = options.thumbnailBoxFactor, factor > 1,
+           target == PixelSize(width: (size.width + factor - 1) / factor, height: (size.height + factor - 1) / factor) {
+            return BlockReducer(source: size, factor: factor, order: order, opaque: !file.hasTransparency)
+        }
+        return BlockReducer(source: size, target: target, order: order, opaque: !file.hasTransparency)
     }
 
     /// Decodes the pixels of one image (`ranges` of compressed data, `width` x `height`).
@@ -86,7 +92,7 @@ enum PNGDecoding {
         let size = PixelSize(width: file.header.width, height: file.header.height)
         guard !file.imageData.isEmpty else { throw missingImageData(file, byteCount: raw.count) }
         let target = options.targetPixelSize(for: size)
-        if var reducer = thumbnailReducer(file, target: target) {
+        if var reducer = thumbnailReducer(file, target: target, options: options) {
             // A thumbnail from the rows as they are decoded: no full-size bitmap.
             let source = try InflateSource(bytes: raw, ranges: file.imageData)
             var (bitmap, complete) = try thumbnail(source, format: file.format, hasTransparency: file.hasTransparency, reducer: &reducer)

@@ -66,7 +66,7 @@ enum PNGFileDecoding {
             throw PNGDecoding.missingImageData(file, byteCount: byteCount, url: reader.url)
         }
         let size = PixelSize(width: file.header.width, height: file.header.height)
-        guard var reducer = PNGDecoding.thumbnailReducer(file, target: options.targetPixelSize(for: size)) else { return nil }
+        guard var reducer = PNGDecoding.thumbnailReducer(file, target: options.targetPixelSize(for: size), options: options) else { return nil }
         let idat = IDATStream(reader: reader, firstLength: idatLength)
         let source = try InflateSource { try idat.next() }
         let (bitmap, complete) = try PNGDecoding.thumbnail(source, format: file.format, hasTransparency: file.hasTransparency, reducer: &reducer)

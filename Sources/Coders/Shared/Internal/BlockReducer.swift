@@ -65,6 +65,18 @@ struct BlockReducer {
     ///   arrive count as transparent all the same): lets ``Order/any`` keep narrower sums.
     init?(source: PixelSize, target: PixelSize, order: Order, opaque: Bool = false) {
         let (fx, fy) = BoxReduction.factors(from: source, to: target)
+        self.init(source: source, fx: fx, fy: fy, target: target, order: order, opaque: opaque)
+    }
+
+    /// A reducer of a `source` image by `factor` on both sides whose thumbnail is the reduced
+    /// image itself (`ceil(side / factor)`, no resample), or `nil` for a factor under 2.
+    init?(source: PixelSize, factor: Int, order: Order, opaque: Bool = false) {
+        guard factor > 1, !source.isEmpty else { return nil }
+        let reduced = PixelSize(width: (source.width + factor - 1) / factor, height: (source.height + factor - 1) / factor)
+        self.init(source: source, fx: factor, fy: factor, target: reduced, order: order, opaque: opaque)
+    }
+
+    private init?(source: PixelSize, fx: Int, fy: Int, target: PixelSize, order: Order, opaque: Bool) {
         guard fx > 1 || fy > 1, !source.isEmpty, !target.isEmpty else { return nil }
         self.source = source
         self.target = target
