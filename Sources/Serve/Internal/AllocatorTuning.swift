@@ -24,7 +24,10 @@ import CMalloc
 ///   own mapping, returned when freed, for 30% less cold throughput (87-90 requests a second,
 ///   21-22 CPU ms) but a peak well inside the limit (437-543 MiB through `jpeg` and `cold` at
 ///   1 GiB, 741 MiB through all five cases; with 32 MiB at 1 GiB the five cases peaked at
-///   1,103 MiB, 2% under the limit's 10%, and at 512 MiB `cold` went over it).
+///   1,103 MiB, 2% under the limit's 10%, and at 512 MiB `cold` went over it). Those figures
+///   were measured with the serve benchmark's wrk fault and whole decodes; measured again after
+///   shrink-on-load (a 1.5 MB reduced decode per cold request), the two thresholds give the same
+///   cold rate (100 against 97 requests a second, 18.4 against 18.8 CPU ms, at 1 and 2 GiB).
 /// - `M_TRIM_THRESHOLD` 32 MiB: the top of the main arena beyond that is given back.
 /// - ``MemoryBudget`` calls `malloc_trim` after large releases (every arena's free pages).
 /// - An operator's own glibc settings win: with `GLIBC_TUNABLES` or any `MALLOC_` variable
