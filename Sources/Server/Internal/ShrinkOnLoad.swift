@@ -105,8 +105,16 @@ enum ShrinkOnLoad {
             output = CoveringCopy.smallest(of: properties.embeddedThumbnailSizes, covering: needed, margin: CoveringCopy.lastStepResample)
         case .png:
             // The PNG coder's streaming reducer: block means at a power-of-two factor (one copy
-            // many requests share), made from the rows as they are inflated.
-            output = CoveringCopy.halvings(of: stored, covering: needed, margin: CoveringCopy.lastStepResample, maximum: 16).map { reduced(stored, by: 1 << $0) }
+            // many requests share), made from the rows as they are inflated, and only a factor
+            // that divides both sides: a partial last block would make the copy's pixels
+            // uneven, and the resize, which spreads the source evenly over the copy, would move
+            // the picture by up to half an answer pixel.
+            if var shift = CoveringCopy.halvings(of: stored, covering: needed, margin: CoveringCopy.lastStepResample, maximum: 16) {
+                while shift > 0, stored.width % (1 << shift) != 0 || stored.height % (1 << shift) != 0 { shift -= 1 }
+                output = shift > 0 ? reduced(stored, by: 1 << shift) : nil
+            } else {
+                output = nil
+            }
         default:
             output = nil
         }

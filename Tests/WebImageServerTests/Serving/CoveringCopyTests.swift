@@ -44,9 +44,13 @@ import WebImageCore
         let png = ImageProperties(format: .png, pixelSize: PixelSize(width: 1600, height: 1200), hasAlpha: false)
         #expect(ShrinkOnLoad.decodeSize(for: png, minimum: minimum) == PixelSize(width: 400, height: 300), "block means at 1/4")
         #expect(ShrinkOnLoad.boxFactor(of: png.pixelSize, reducedTo: PixelSize(width: 400, height: 300)) == 4)
+        // Only a factor that divides both sides (a partial block would move the picture): 1202
+        // rows take 1/2, not 1/4; an odd side takes none.
+        let evenPNG = ImageProperties(format: .png, pixelSize: PixelSize(width: 1600, height: 1202), hasAlpha: true)
+        #expect(ShrinkOnLoad.decodeSize(for: evenPNG, minimum: minimum) == PixelSize(width: 800, height: 601))
+        #expect(ShrinkOnLoad.boxFactor(of: evenPNG.pixelSize, reducedTo: PixelSize(width: 800, height: 601)) == 2)
         let oddPNG = ImageProperties(format: .png, pixelSize: PixelSize(width: 1601, height: 1201), hasAlpha: true)
-        #expect(ShrinkOnLoad.decodeSize(for: oddPNG, minimum: minimum) == PixelSize(width: 401, height: 301))
-        #expect(ShrinkOnLoad.boxFactor(of: oddPNG.pixelSize, reducedTo: PixelSize(width: 401, height: 301)) == 4)
+        #expect(ShrinkOnLoad.decodeSize(for: oddPNG, minimum: minimum) == nil)
         #expect(ShrinkOnLoad.boxFactor(of: oddPNG.pixelSize, reducedTo: PixelSize(width: 400, height: 300)) == nil)
         let gif = ImageProperties(format: .gif, pixelSize: PixelSize(width: 1600, height: 1200), hasAlpha: false)
         #expect(ShrinkOnLoad.decodeSize(for: gif, minimum: minimum) == nil)

@@ -22,6 +22,7 @@ import HEIFCoder
         options.embedThumbnail = true
         return try! HEIFCoder(embeddedThumbnailSide: 400).encode(WebImage(bitmap: Pixels.smooth(width: 1600, height: 1200)), as: .heic, options: options)
     }()
+    static let oddPNG = try! PNGCoder().encode(WebImage(bitmap: Pixels.smooth(width: 1601, height: 1201)), as: .png)
     static let oddPhoto = try! JPEGCoder().encode(WebImage(bitmap: Pixels.smooth(width: 1601, height: 1201)), as: .jpeg, options: ImageEncodeOptions(compressionQuality: 0.9))
 
     /// A fixture with the photos under its root, recording the size of every loaded source.
@@ -37,6 +38,7 @@ import HEIFCoder
             try ServingShrinkOnLoadTests.photo.writeWithoutSync(to: fixture.root.appendingPathComponent("big.jpg"))
             try ServingShrinkOnLoadTests.oddPhoto.writeWithoutSync(to: fixture.root.appendingPathComponent("odd.jpg"))
             try ServingShrinkOnLoadTests.png.writeWithoutSync(to: fixture.root.appendingPathComponent("big.png"))
+            try ServingShrinkOnLoadTests.oddPNG.writeWithoutSync(to: fixture.root.appendingPathComponent("odd.png"))
             try ServingShrinkOnLoadTests.webp.writeWithoutSync(to: fixture.root.appendingPathComponent("big.webp"))
             try ServingShrinkOnLoadTests.heic?.writeWithoutSync(to: fixture.root.appendingPathComponent("big.heic"))
             let loads = loads
@@ -177,6 +179,14 @@ import HEIFCoder
         #expect(try await server.get("fit-in/200x150/big.\(format)").loaded == PixelSize(width: 400, height: 300))
         #expect(try await server.get("fit-in/390x290/big.\(format)").loaded == PixelSize(width: 800, height: 600))
         #expect(try await server.get("fit-in/700x525/big.\(format)").loaded == PixelSize(width: 1600, height: 1200))
+    }
+
+    /// A PNG's block means are taken only at a factor that divides both sides: a partial last
+    /// block would move the picture by up to half an answer pixel.
+    @Test func aPNGWithAnOddSideIsDecodedWhole() async throws {
+        let result = try await Server().get("fit-in/200x150/odd.png")
+        #expect(result.loaded == PixelSize(width: 1601, height: 1201))
+        #expect(result.image.pixelSize == PixelSize(width: 200, height: 150))
     }
 
     /// The reduced copy is kept by its scale: another request it covers (another box, another
