@@ -116,13 +116,15 @@ public struct ImageServerConfiguration: Sendable {
     public var reducedOriginalsCapacity: Int = 128 * 1024 * 1024
     /// Whether a source whose result is at least 2x smaller on both sides is decoded at a
     /// reduced size that still covers the result (shrink-on-load, as libvips' `thumbnail`: a
-    /// JPEG's DCT scaling, WebP's scaled decode, PNG's streaming reducer), kept in the
-    /// originals' memory cache under a key that says what it covers; `true` by default. A later
-    /// request that needs more pixels decodes the original again at its own size (from the
-    /// disk cache, without a download, when there is one). Not for `trim`, `smart` or animated
-    /// sources. `false`: every source is decoded at full size and kept in memory whole, which
-    /// answers later sizes of the same source faster at the cost of memory and a slower first
-    /// request (`webimage serve --no-shrink-on-load`).
+    /// JPEG's DCT scaling, libwebp's scaled decode, a HEIF's stored thumbnail, the PNG coder's
+    /// streaming reducer), held by the server by the scale it was decoded at (in half of
+    /// ``reducedOriginalsCapacity``), so that every later request that scale covers starts from
+    /// it; `true` by default. A request that needs more pixels decodes the original again at
+    /// its own size (from the disk cache, without a download, when there is one). Not for a
+    /// crop, `trim`, `smart` with the attention crop, `/meta/` or animated sources. `false`:
+    /// every source is decoded at full size and kept in memory whole, which answers later
+    /// sizes of the same source faster at the cost of memory and a slower first request
+    /// (`webimage serve --no-shrink-on-load`).
     public var shrinksOnLoad: Bool = true
     /// The memory budget the server's decodes are admitted against (`nil`, the default: none).
     /// Sources decoded by the server's downloader and file loader reserve their bitmaps' bytes
