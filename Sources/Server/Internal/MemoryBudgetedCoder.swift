@@ -25,7 +25,7 @@ struct MemoryBudgetedCoder: SourceCoderWrapper {
     let budget: MemoryBudget
 
     func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
-        guard let properties = try? headerReader(for: data)?.readProperties(of: data) else {
+        guard let properties = sourceProperties(of: data, options: options) else {
             let image = try base.decode(data, options: options)
             budget.hold(budget.forceReserve(image.memoryCost), until: image)
             return image
@@ -68,9 +68,8 @@ struct MemoryBudgetedCoder: SourceCoderWrapper {
         let upright = properties.orientedPixelSize
         let uprightTarget = options.targetPixelSize(for: upright)
         let target = properties.orientation >= 5 ? PixelSize(width: uprightTarget.height, height: uprightTarget.width) : uprightTarget
-        // The decoder's own rule (JPEGDecoding.dctScale), so the reservation follows it.
-        let eighths = Int(JPEGDecoding.dctScale(from: stored, to: target))
-        let output = PixelSize(width: (stored.width * eighths + 7) / 8, height: (stored.height * eighths + 7) / 8)
+        // The decoder's own rules (JPEGDecoding), so the reservation follows them.
+        let output = JPEGDecoding.scaledSize(stored, eighths: Int(JPEGDecoding.dctScale(from: stored, to: target)))
         let outputBytes = output.width * output.height * Bitmap.bytesPerPixel
         return output == target ? outputBytes : outputBytes + target.width * target.height * Bitmap.bytesPerPixel
     }

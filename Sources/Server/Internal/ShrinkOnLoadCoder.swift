@@ -28,8 +28,10 @@ final class ShrinkOnLoadCoder: SourceCoderWrapper, @unchecked Sendable {
     func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
         var options = options
         if options.thumbnailPixelSize == nil, options.scaleDownLimitBytes == nil,
-           let properties = try? headerReader(for: data)?.readProperties(of: data) {
+           let properties = sourceProperties(of: data, options: options) {
             decoded.withLock { $0 = properties }
+            // Read once: the memory budget inside reserves from the same headers.
+            options.context[SourceHeadersKey.self] = properties
             if properties.decodeLimitError(options: options) == nil,
                let size = ShrinkOnLoad.reducedSize(for: properties, plan: plan) {
                 options.thumbnailPixelSize = size

@@ -26,4 +26,11 @@ extension SourceCoderWrapper {
     func headerReader(for data: Data) -> (any ImageHeaderReader)? {
         HeaderReaderLookup.reader(in: base, for: data)
     }
+
+    /// The headers of `data`: those a wrapper outside this one read (``SourceHeadersKey`` in
+    /// `options`' context), else read now by the wrapped coder's header reader; `nil` when it
+    /// has none or it fails.
+    func sourceProperties(of data: Data, options: ImageDecodeOptions) -> ImageProperties? {
+        options.context[SourceHeadersKey.self] ?? (try? headerReader(for: data)?.readProperties(of: data))
+    }
 }

@@ -159,6 +159,26 @@ import WebImageLoopbackServer
         #expect(budget.usage.reservedBytes == 0)
     }
 
+    /// A shrink-on-load decode reads the source's headers once: the memory budget inside it
+    /// reserves from the headers the shrink-on-load coder read (SourceHeadersKey).
+    @Test func aShrinkOnLoadDecodeReadsTheHeadersOnce() throws {
+        let data = try JPEGCoder().encode(WebImage(bitmap: TestImages.gradient(width: 1600, height: 1200)), as: .jpeg, options: ImageEncodeOptions(compressionQuality: 0.8))
+        let budget = MemoryBudget(limit: 1600 * 1200 * 4 - 1, fixedBytes: 0)
+        let counting = HeaderCountingCoder()
+        let request = try ThumborURLParser.parse("/unsafe/fit-in/200x150/a.jpg")
+        let coder = ShrinkOnLoadCoder(base: budget.budgeting(counting), plan: { request.plan(sourceSize: $0) })
+        let image = try coder.decode(data, options: ImageDecodeOptions())
+        #expect(image.pixelSize == PixelSize(width: 200, height: 150))
+        #expect(counting.reads.withLock { $0 } == 1)
+        #expect(budget.usage.reservedBytes == 200 * 150 * 4)
+        budget.releaseDecode(of: image)
+        // Alone, the budgeted coder reads them itself.
+        var options = ImageDecodeOptions()
+        options.thumbnailPixelSize = PixelSize(width: 200, height: 150)
+        _ = try budget.budgeting(counting).decode(data, options: options)
+        #expect(counting.reads.withLock { $0 } == 2)
+    }
+
     @Test func theBudgetedCoderReservesBeforeItDecodes() throws {
         let budget = MemoryBudget(limit: 64 * 48 * 4, fixedBytes: 0)
         let coder = budget.budgeting(ServingFixture.coders)
@@ -190,5 +210,22 @@ private struct HeaderOnlyCoder: ImageHeaderReader {
     }
     func readProperties(of data: Data) throws -> ImageProperties {
         ImageProperties(format: .png, pixelSize: PixelSize(width: 10, height: 10), hasAlpha: true)
+    }
+}
+
+/// JPEGCoder, counting the header reads.
+private final class HeaderCountingCoder: ImageHeaderReader, Sendable {
+    let reads = Locked(0)
+    func canDecode(_ data: Data) -> Bool { JPEGCoder().canDecode(data) }
+    func decode(_ data: Data, options: ImageDecodeOptions) throws -> WebImage {
+        try JPEGCoder().decode(data, options: options)
+    }
+    func canEncode(to format: ImageFormat) -> Bool { false }
+    func encode(_ image: WebImage, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
+        throw WebImageError(.unsupportedFormat, "never encodes")
+    }
+    func readProperties(of data: Data) throws -> ImageProperties {
+        reads.withLock { $0 += 1 }
+        return try JPEGCoder().readProperties(of: data)
     }
 }

@@ -287,7 +287,7 @@ package enum JPEGDecoding {
         // The fast IDCT without fancy upsampling when the scaled output is resampled again
         // (its errors are averaged away); the accurate one when it is the answer itself (a
         // thumbnail the size of a DCT scale: the server's shrink-on-load, as Pillow's draft).
-        let scaledSize = PixelSize(width: (sourceSize.width * Int(eighths) + 7) / 8, height: (sourceSize.height * Int(eighths) + 7) / 8)
+        let scaledSize = Self.scaledSize(sourceSize, eighths: Int(eighths))
         let fast: Int32 = eighths < 8 && scaledSize != target ? 1 : 0
         let startStatus = wi_jpeg_decoder_start(decoder, eighths, fast, &outWidth, &outHeight)
         guard startStatus == WI_JPEG_OK else { throw failure(startStatus, "start") }
@@ -405,7 +405,8 @@ package enum JPEGDecoding {
     /// on the header, before libjpeg allocates the buffer.
     static func checkCoefficientBuffer(_ info: wi_jpeg_info, source: PixelSize, eighths: Int, options: ImageDecodeOptions, byteCount: Int) throws {
         let budget = memoryBudget(options)
-        let outputBytes = ((source.width * eighths + 7) / 8) * ((source.height * eighths + 7) / 8) * 4
+        let output = scaledSize(source, eighths: eighths)
+        let outputBytes = output.width * output.height * 4
         let coefficientBytes = Int(clamping: info.coefficient_bytes)
         let (total, overflow) = coefficientBytes.addingReportingOverflow(outputBytes)
         guard overflow || total > budget else { return }
@@ -421,11 +422,16 @@ package enum JPEGDecoding {
     /// (Package: the server's memory budget reserves what this decode allocates.)
     package static func dctScale(from source: PixelSize, to target: PixelSize) -> Int32 {
         for eighths in 1...7 {
-            let width = (source.width * eighths + 7) / 8
-            let height = (source.height * eighths + 7) / 8
-            if width >= target.width, height >= target.height { return Int32(eighths) }
+            let output = scaledSize(source, eighths: eighths)
+            if output.width >= target.width, output.height >= target.height { return Int32(eighths) }
         }
         return 8
+    }
+
+    /// libjpeg's output size for a source of `source` at the DCT scale `eighths`/8: each side
+    /// scaled and rounded up. (Package: the server's memory budget reserves it.)
+    package static func scaledSize(_ source: PixelSize, eighths: Int) -> PixelSize {
+        PixelSize(width: (source.width * eighths + 7) / 8, height: (source.height * eighths + 7) / 8)
     }
 
     /// CMYK (or YCCK, which libjpeg turns into CMYK) to RGBA in place: R = (1 - C)(1 - K) in

@@ -30,8 +30,7 @@ enum PNGDecoding {
         let size = PixelSize(width: file.header.width, height: file.header.height)
         guard target != size else { return nil }
         let order: BlockReducer.Order = file.format.interlaced ? .any : .contiguous
-        if let factor = options.thumbnailBoxFactor, factor > 1,
-           target == PixelSize(width: (size.width + factor - 1) / factor, height: (size.height + factor - 1) / factor) {
+        if let factor = options.thumbnailBoxFactor, factor > 1, BoxReduction.reducedSize(of: size, fx: factor, fy: factor) == target {
             return BlockReducer(source: size, factor: factor, order: order, opaque: !file.hasTransparency)
         }
         return BlockReducer(source: size, target: target, order: order, opaque: !file.hasTransparency)

@@ -71,19 +71,19 @@ struct BlockReducer {
     /// A reducer of a `source` image by `factor` on both sides whose thumbnail is the reduced
     /// image itself (`ceil(side / factor)`, no resample), or `nil` for a factor under 2.
     init?(source: PixelSize, factor: Int, order: Order, opaque: Bool = false) {
-        guard factor > 1, !source.isEmpty else { return nil }
-        let reduced = PixelSize(width: (source.width + factor - 1) / factor, height: (source.height + factor - 1) / factor)
-        self.init(source: source, fx: factor, fy: factor, target: reduced, order: order, opaque: opaque)
+        guard factor > 1 else { return nil }
+        self.init(source: source, fx: factor, fy: factor, target: nil, order: order, opaque: opaque)
     }
 
-    private init?(source: PixelSize, fx: Int, fy: Int, target: PixelSize, order: Order, opaque: Bool) {
-        guard fx > 1 || fy > 1, !source.isEmpty, !target.isEmpty else { return nil }
+    /// `target` `nil`: the thumbnail is the reduced image itself.
+    private init?(source: PixelSize, fx: Int, fy: Int, target: PixelSize?, order: Order, opaque: Bool) {
+        guard fx > 1 || fy > 1, !source.isEmpty, !(target?.isEmpty ?? false) else { return nil }
         self.source = source
-        self.target = target
         self.fx = fx
         self.fy = fy
         self.order = order
-        reducedSize = PixelSize(width: (source.width + fx - 1) / fx, height: (source.height + fy - 1) / fy)
+        reducedSize = BoxReduction.reducedSize(of: source, fx: fx, fy: fy)
+        self.target = target ?? reducedSize
         let area = fx * fy
         if order == .contiguous {
             lane = .u64

@@ -20,10 +20,17 @@ enum BoxReduction {
         return try Thumbnail.resize(fx == 1 && fy == 1 ? bitmap : reduce(bitmap, fx: fx, fy: fy), to: target)
     }
 
+    /// The size of `size` reduced by `fx` x `fy` blocks: `ceil(width / fx)` x `ceil(height / fy)`
+    /// (edge blocks hold what is left).
+    static func reducedSize(of size: PixelSize, fx: Int, fy: Int) -> PixelSize {
+        PixelSize(width: (size.width + fx - 1) / fx, height: (size.height + fy - 1) / fy)
+    }
+
     /// `bitmap` with every `fx` x `fy` block averaged into one pixel (edge blocks average what
-    /// they hold): `ceil(width / fx)` x `ceil(height / fy)`.
+    /// they hold): ``reducedSize(of:fx:fy:)``.
     static func reduce(_ bitmap: Bitmap, fx: Int, fy: Int) throws -> Bitmap {
-        let width = (bitmap.width + fx - 1) / fx, height = (bitmap.height + fy - 1) / fy
+        let reduced = reducedSize(of: bitmap.size, fx: fx, fy: fy)
+        let width = reduced.width, height = reduced.height
         var sums = [UInt64](repeating: 0, count: width * 4)
         var counts = [UInt64](repeating: 0, count: width)
         var output = [UInt8](repeating: 0, count: width * height * 4)
